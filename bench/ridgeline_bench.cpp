@@ -1,0 +1,238 @@
+// Ridgeline's speed and memory benchmarks (Google Benchmark).
+//
+// 1. SystemC/raw_event_rate: the SystemC kernel alone on this machine. As many SC_METHOD
+//    processes as the seed machine has cores each re-arm their own event with a spread of delays,
+//    the pattern a simulation's completions make; the rate is timed events per second. A fixed
+//    delay variant shows the kernel's best case.
+// 2. Seed/<case>: `ridgeline run` of one of the seed table's 4096^3 cases, each in a child
+//    process (SystemC elaborates once per process). Items are program ops; the child's peak
+//    resident memory is a counter.
+// At the end a summary prints the medians and the ratio of simulated ops per second to raw
+// SystemC events per second, measured in this same run.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <systemc>
+#include <vector>
+
+#include "models/sc_main_stub.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------- raw SystemC event rate
+
+// Whether tickers re-arm with a spread of delays or a fixed one; read at every tick, so one
+// elaboration serves both variants.
+bool g_spread_delays = true;
+
+class Ticker : public sc_core::sc_module {
+ public:
+  Ticker(sc_core::sc_module_name name, std::uint64_t seed)
+      : sc_module(name), state_(seed * 2654435761u + 1) {
+    SC_HAS_PROCESS(Ticker);
+    SC_METHOD(tick);
+    sensitive << event_;
+    dont_initialize();
+  }
+  void start_of_simulation() override { event_.notify(next_delay()); }
+  std::uint64_t ticks = 0;
+
+ private:
+  sc_core::sc_time next_delay() {
+    if (!g_spread_delays) return sc_core::sc_time::from_value(1000);
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return sc_core::sc_time::from_value(1000 + (state_ >> 40) % 4000);  // 1 to 5 ns
+  }
+  void tick() {
+    ++ticks;
+    event_.notify(next_delay());
+  }
+  sc_core::sc_event event_;
+  std::uint64_t state_;
+};
+
+constexpr int kProcesses = 128;  // the seed machine's cores
+
+const std::vector<std::unique_ptr<Ticker>>& tickers() {
+  static const std::vector<std::unique_ptr<Ticker>> all = [] {
+    std::vector<std::unique_ptr<Ticker>> made;
+    for (int i = 0; i < kProcesses; ++i) {
+      made.push_back(std::make_unique<Ticker>(sc_core::sc_gen_unique_name("ticker"), i));
+    }
+    return made;
+  }();
+  return all;
+}
+
+std::uint64_t total_ticks() {
+  std::uint64_t sum = 0;
+  for (const auto& t : tickers()) sum += t->ticks;
+  return sum;
+}
+
+void RawEventRate(benchmark::State& state, bool spread) {
+  g_spread_delays = spread;
+  tickers();  // elaborates on first use
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));  // warm up in this mode
+  const std::uint64_t before = total_ticks();
+  for (auto _ : state) sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  state.SetItemsProcessed(static_cast<std::int64_t>(total_ticks() - before));
+}
+
+// ---------------------------------------------------------------- seed cases, one process each
+
+struct Child {
+  double peak_rss_mib = 0;
+  std::uint64_t ops = 0;
+};
+
+Child run_ridgeline(const std::string& workload, const std::vector<std::string>& overrides) {
+  const std::string json = "/tmp/ridgeline_bench_" + std::to_string(getpid()) + ".json";
+  std::vector<std::string> arguments{RIDGELINE_BINARY, "run",
+                                     std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml",
+                                     std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/" + workload,
+                                     "--quiet", "--json", json};
+  for (const auto& o : overrides) {
+    arguments.push_back("--set");
+    arguments.push_back(o);
+  }
+  std::vector<char*> argv;
+  for (auto& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  Child child;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return child;
+  child.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  std::ifstream file(json);
+  const auto report = nlohmann::json::parse(file);
+  child.ops = report["simulated"]["ops"].get<std::uint64_t>();
+  std::remove(json.c_str());
+  return child;
+}
+
+void SeedCase(benchmark::State& state, const std::string& workload,
+              const std::vector<std::string>& overrides) {
+  Child child;
+  std::int64_t ops = 0;
+  for (auto _ : state) {
+    child = run_ridgeline(workload, overrides);
+    if (child.ops == 0) {
+      state.SkipWithError("ridgeline run failed");
+      return;
+    }
+    ops += static_cast<std::int64_t>(child.ops);
+  }
+  state.SetItemsProcessed(ops);
+  state.counters["peak_rss_MiB"] = child.peak_rss_mib;
+  state.counters["ops"] = static_cast<double>(child.ops);
+}
+
+// ---------------------------------------------------------------- summary
+
+// Keeps every run's figures so main() can print medians and ratios after the console report.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      // Repetitions arrive as iterations, or, with --benchmark_report_aggregates_only, as their
+      // median: either way the summary takes the median.
+      const bool median_aggregate = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if ((run.run_type != Run::RT_Iteration && !median_aggregate) || run.error_occurred) continue;
+      const auto items = run.counters.find("items_per_second");
+      if (items != run.counters.end()) rates_[run.run_name.function_name].push_back(items->second.value);
+      seconds_[run.run_name.function_name].push_back(run.GetAdjustedRealTime() /
+                                                     benchmark::GetTimeUnitMultiplier(run.time_unit));
+      const auto rss = run.counters.find("peak_rss_MiB");
+      if (rss != run.counters.end()) rss_[run.run_name.function_name] = std::max(rss_[run.run_name.function_name], rss->second.value);
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+
+  void PrintSummary() const {
+    const double raw = median(rates_, "SystemC/raw_event_rate/spread");
+    const double raw_fixed = median(rates_, "SystemC/raw_event_rate/fixed");
+    std::printf("\nsummary (medians of this run)\n");
+    if (raw > 0) std::printf("  raw SystemC event rate, spread delays: %.2f M events/s\n", raw / 1e6);
+    if (raw_fixed > 0) std::printf("  raw SystemC event rate, fixed delay:   %.2f M events/s\n", raw_fixed / 1e6);
+    double four = 0;
+    for (const auto& [name, rates] : rates_) {
+      if (name.rfind("Seed/", 0) != 0) continue;
+      const double rate = median(rates_, name);
+      const double seconds = median(seconds_, name);
+      if (name.find("gemm-4096") != std::string::npos && name.find("single") == std::string::npos) four += seconds;
+      std::printf("  %-34s %8.3f s  %6.2f M ops/s", name.c_str(), seconds, rate / 1e6);
+      if (raw > 0) std::printf("  %.2f x spread", rate / raw);
+      if (raw_fixed > 0) std::printf("  %.2f x fixed", rate / raw_fixed);
+      const auto rss = rss_.find(name);
+      if (rss != rss_.end()) std::printf("  peak %.1f MiB", rss->second);
+      std::printf("\n");
+    }
+    if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
+  }
+
+ private:
+  using Series = std::map<std::string, std::vector<double>>;
+  static double median(const Series& series, const std::string& name) {
+    auto it = series.find(name);
+    if (it == series.end() || it->second.empty()) return 0;
+    std::vector<double> values = it->second;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  }
+  Series rates_;
+  Series seconds_;
+  std::map<std::string, double> rss_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  benchmark::RegisterBenchmark("SystemC/raw_event_rate/spread", RawEventRate, true)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SystemC/raw_event_rate/fixed", RawEventRate, false)->Unit(benchmark::kMillisecond);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Seed/gemm-4096-no-reuse", "seed/gemm-4096-no-reuse.yaml"},
+      {"Seed/gemm-4096-t32-double", "seed/gemm-4096-t32-double.yaml"},
+      {"Seed/gemm-4096-t64-double", "seed/gemm-4096-t64-double.yaml"},
+      {"Seed/gemm-4096-t128-double", "seed/gemm-4096-t128-double.yaml"},
+  };
+  for (const auto& [name, workload] : cases) {
+    benchmark::RegisterBenchmark(name.c_str(), SeedCase, workload, std::vector<std::string>{})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(1);
+  }
+  // Memory flat in matrix size: the same tile at three sizes.
+  for (const char* size : {"1024", "2048", "8192"}) {
+    benchmark::RegisterBenchmark((std::string("Seed/gemm-") + size + "-t128-double").c_str(), SeedCase,
+                                 std::string("seed/gemm-4096-t128-double.yaml"),
+                                 std::vector<std::string>{std::string("workload.m=") + size,
+                                                          std::string("workload.n=") + size,
+                                                          std::string("workload.k=") + size})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(1);
+  }
+  benchmark::Initialize(&argc, argv);
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintSummary();
+  benchmark::Shutdown();
+  return 0;
+}

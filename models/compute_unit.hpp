@@ -1,0 +1,68 @@
+// The compute unit of one core: a FLOP rate per data type and a pipeline latency.
+//
+// Ops are served first come first served: an op of F FLOPs occupies the unit for ceil(F / rate)
+// cycles (longer if its operands arrive from SRAM more slowly), and its result is ready
+// `pipeline_latency` cycles after that. Back-to-back ops overlap their pipeline latency.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <systemc>
+
+#include "models/data_type.hpp"
+#include "models/stats.hpp"
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+struct ComputeUnitParams {
+  /// FLOPs per cycle for each data type; 0 where the unit cannot execute that type.
+  std::array<std::uint64_t, kDataTypeCount> flops_per_cycle{};
+  Cycles pipeline_latency;  ///< from the last issue to the result
+};
+
+struct ComputeUnitStats {
+  std::uint64_t flops = 0;  ///< FLOPs executed
+  std::uint64_t ops = 0;    ///< compute ops executed
+  Time busy;                ///< time the unit was occupied
+  Time operand_limited;     ///< part of `busy` stretched by SRAM read bandwidth
+
+  void visit(const StatVisitor& v) const;
+};
+
+class ComputeUnitTiming {
+ public:
+  ComputeUnitTiming(const ComputeUnitParams& params, Clock clock);
+
+  bool supports(DataType type) const { return params_.flops_per_cycle[index_of(type)] > 0; }
+  /// Time `flops` FLOPs of `type` take at the unit's rate.
+  Time execution_time(std::uint64_t flops, DataType type) const;
+  Time free() const { return free_; }
+  Time pipeline_latency() const { return clock_.duration(params_.pipeline_latency); }
+
+  struct Slot {
+    Time start;  ///< the op starts executing
+    Time end;    ///< the unit is free again
+  };
+  /// Runs `flops` FLOPs of `type` starting no earlier than `earliest`, for at least `at_least`
+  /// (the time its operands take to arrive).
+  Slot execute(Time earliest, std::uint64_t flops, DataType type, Time at_least);
+
+  const ComputeUnitParams& params() const { return params_; }
+  const ComputeUnitStats& stats() const { return stats_; }
+
+ private:
+  ComputeUnitParams params_;
+  Clock clock_;
+  ComputeUnitStats stats_;
+  Time free_;
+};
+
+class ComputeUnit : public sc_core::sc_module {
+ public:
+  ComputeUnit(sc_core::sc_module_name name, const ComputeUnitParams& params, Clock clock)
+      : sc_module(name), timing(params, clock) {}
+  ComputeUnitTiming timing;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,30 @@
+// The whole machine's parameters, as the elaborator builds it: identical cores, one HBM.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/core.hpp"
+#include "models/hbm.hpp"
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+struct HardwareParams {
+  std::string name;         ///< e.g. "seed"
+  Clock core_clock;         ///< clock of cores, their compute units and SRAM
+  std::uint32_t cores = 1;  ///< identical cores (SMs)
+  CoreParams core;
+  HbmParams hbm;
+
+  /// Peak throughput of the whole machine for `type`, FLOP/s.
+  double peak_flop_per_s(DataType type) const {
+    return static_cast<double>(cores) *
+           static_cast<double>(core.compute.flops_per_cycle[index_of(type)]) *
+           static_cast<double>(core_clock.frequency_hz);
+  }
+  /// Peak HBM bandwidth, bytes/s.
+  double hbm_bytes_per_s() const { return static_cast<double>(hbm.peak_bandwidth.bytes_per_second); }
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,114 @@
+#include "models/hbm.hpp"
+
+#include <cassert>
+
+#include "models/memory_request.hpp"
+#include "models/sc_time.hpp"
+
+namespace ridgeline {
+
+void HbmStats::visit(const StatVisitor& v) const {
+  v("read_bytes", as_stat(read_bytes), "bytes", "bytes read from HBM");
+  v("write_bytes", as_stat(write_bytes), "bytes", "bytes written to HBM");
+  v("reads", as_stat(reads), "requests", "read requests served");
+  v("writes", as_stat(writes), "requests", "write requests served");
+  v("channel_busy_s", as_stat(channel_busy), "s", "sum over channels of time spent transferring");
+  v("queue_delay_s", as_stat(queue_delay), "s",
+    "sum over requests of the time spent waiting for a busy channel");
+}
+
+HbmTiming::HbmTiming(const HbmParams& params)
+    : params_(params),
+      channel_rate_(params.peak_bandwidth, params.channels),
+      channel_free_(params.channels),
+      bytes_on_channel_(params.channels) {
+  assert(params.channels > 0 && params.interleave_bytes > 0 &&
+         params.peak_bandwidth.bytes_per_second > 0);
+}
+
+void HbmTiming::add_range(std::uint64_t address, std::uint64_t length) {
+  if (length == 0) return;
+  const std::uint64_t granule = params_.interleave_bytes;
+  const std::uint64_t channels = params_.channels;
+  const std::uint64_t first = address / granule;
+  const std::uint64_t last = (address + length - 1) / granule;
+  if (first == last) {
+    bytes_on_channel_[first % channels] += length;
+    return;
+  }
+  bytes_on_channel_[first % channels] += granule * (first + 1) - address;
+  bytes_on_channel_[last % channels] += address + length - granule * last;
+  const std::uint64_t full = last - first - 1;  // whole granules in between
+  if (full == 0) return;
+  if (const std::uint64_t stripes = full / channels; stripes > 0) {
+    for (auto& bytes : bytes_on_channel_) bytes += stripes * granule;
+  }
+  const std::uint64_t start = (first + 1) % channels;
+  for (std::uint64_t i = 0; i < full % channels; ++i) {
+    bytes_on_channel_[(start + i) % channels] += granule;
+  }
+}
+
+const std::vector<std::uint64_t>& HbmTiming::split(const Region& region) {
+  std::fill(bytes_on_channel_.begin(), bytes_on_channel_.end(), 0);
+  const std::uint64_t stripe = params_.interleave_bytes * params_.channels;
+  // Rows a whole number of stripes apart land on the channels the same way: map one, scale.
+  const bool rows_alike = region.rows == 1 || region.pitch_bytes % stripe == 0;
+  if (rows_alike) {
+    add_range(region.base, region.row_bytes);
+    for (auto& bytes : bytes_on_channel_) bytes *= region.rows * region.repeat;
+  } else {
+    for (std::uint64_t row = 0; row < region.rows; ++row) {
+      add_range(region.base + row * region.pitch_bytes, region.row_bytes);
+    }
+    if (region.repeat > 1) {
+      for (auto& bytes : bytes_on_channel_) bytes *= region.repeat;
+    }
+  }
+  return bytes_on_channel_;
+}
+
+Time HbmTiming::access(Time now, const Region& region, bool is_write) {
+  split(region);
+  Time last_transfer_end = now;
+  Time longest_wait;
+  for (std::uint32_t channel = 0; channel < params_.channels; ++channel) {
+    const std::uint64_t bytes = bytes_on_channel_[channel];
+    if (bytes == 0) continue;
+    const Time start = max(now, channel_free_[channel]);
+    const Time transfer = channel_rate_.time_for(bytes);
+    channel_free_[channel] = start + transfer;
+    stats_.channel_busy += transfer;
+    longest_wait = max(longest_wait, start - now);
+    last_transfer_end = max(last_transfer_end, channel_free_[channel]);
+  }
+  const std::uint64_t bytes = region.bytes();
+  if (is_write) {
+    stats_.write_bytes += bytes;
+    ++stats_.writes;
+  } else {
+    stats_.read_bytes += bytes;
+    ++stats_.reads;
+  }
+  stats_.queue_delay += longest_wait;
+  const Time arrived = last_transfer_end + params_.access_latency;
+  stats_.last_data = max(stats_.last_data, arrived);
+  return arrived;
+}
+
+Hbm::Hbm(sc_core::sc_module_name name, const HbmParams& params)
+    : sc_module(name), port("port"), timing_(params) {
+  port.register_b_transport(this, &Hbm::b_transport);
+}
+
+void Hbm::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
+                      sc_core::sc_time& delay) {
+  const auto* request = payload.get_extension<MemoryRequest>();
+  assert(request != nullptr && "every memory request carries its region");
+  const Time arrival = now() + to_time(delay);
+  const Time done = timing_.access(arrival, request->region, payload.is_write());
+  delay = to_sc_time(done - now());
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,82 @@
+// High-bandwidth memory: channels served first come first served, a fixed access latency.
+//
+// Each channel owns an equal share of the peak bandwidth and is modelled by reservation: a request
+// that puts b bytes on a channel occupies it for b / (peak / channels) from the time the channel is
+// free, and its data has arrived `access_latency` after its last channel finished. Addresses are
+// interleaved over the channels every `interleave_bytes`, so a request's shape decides which
+// channels it loads. Cost is O(channels) per request, independent of its size.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
+
+#include "models/program.hpp"
+#include "models/stats.hpp"
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+struct HbmParams {
+  Bandwidth peak_bandwidth;              ///< all channels together
+  Time access_latency;                   ///< unloaded time from request to data, excl. transfer
+  std::uint32_t channels = 1;            ///< independent channels sharing the peak equally
+  std::uint64_t interleave_bytes = 256;  ///< consecutive bytes mapped to one channel
+};
+
+struct HbmStats {
+  std::uint64_t read_bytes = 0;   ///< bytes read by all requests
+  std::uint64_t write_bytes = 0;  ///< bytes written
+  std::uint64_t reads = 0;        ///< read requests
+  std::uint64_t writes = 0;       ///< write requests
+  Time channel_busy;              ///< sum over channels of time spent transferring
+  Time queue_delay;               ///< sum over requests of the wait for a busy channel
+  Time last_data;                 ///< when the last request's data arrived
+
+  void visit(const StatVisitor& v) const;
+};
+
+/// The timing core, plain C++: usable without the SystemC kernel.
+class HbmTiming {
+ public:
+  explicit HbmTiming(const HbmParams& params);
+
+  /// Serves a request arriving at `now` (requests must arrive in time order) and returns when its
+  /// last byte has arrived.
+  Time access(Time now, const Region& region, bool is_write);
+
+  const HbmParams& params() const { return params_; }
+  const HbmStats& stats() const { return stats_; }
+  Time channel_free(std::uint32_t channel) const { return channel_free_[channel]; }
+
+  /// Bytes of `region` that land on each channel, for tests and for the access itself.
+  const std::vector<std::uint64_t>& split(const Region& region);
+
+ private:
+  void add_range(std::uint64_t address, std::uint64_t length);
+
+  HbmParams params_;
+  TransferRate channel_rate_;  // one channel's share of the peak
+  HbmStats stats_;
+  std::vector<Time> channel_free_;
+  std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
+};
+
+/// The SystemC shell: a TLM-2.0 target any number of initiators bind to.
+class Hbm : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Hbm> port;
+
+  Hbm(sc_core::sc_module_name name, const HbmParams& params);
+
+  const HbmTiming& timing() const { return timing_; }
+
+ private:
+  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+
+  HbmTiming timing_;
+};
+
+}  // namespace ridgeline

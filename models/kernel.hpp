@@ -1,0 +1,31 @@
+// What a core executes: the grid of thread blocks of one kernel and the program each block runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/data_type.hpp"
+#include "models/program.hpp"
+
+namespace ridgeline {
+
+struct Kernel {
+  std::string name;                        ///< for reports, e.g. "gemm tiled 64x64x64"
+  DataType compute_type = DataType::fp32;  ///< format the compute unit executes
+  Program program;                         ///< the program of every block...
+  std::optional<Program> last_block_program;  ///< ...but the last one, where it is shorter
+  std::uint64_t grid_rows = 1;             ///< blocks along M (or the only dimension)
+  std::uint64_t grid_cols = 1;             ///< blocks along N
+  std::uint64_t sram_bytes_per_block = 0;      ///< allocated in SRAM while a block is resident
+  std::uint64_t register_bytes_per_block = 0;  ///< allocated in the register file likewise
+
+  std::uint64_t blocks() const { return grid_rows * grid_cols; }
+
+  const Program& program_for(BlockCoord block) const {
+    const bool last = block.row == grid_rows - 1 && block.col == grid_cols - 1;
+    return last && last_block_program ? *last_block_program : program;
+  }
+};
+
+}  // namespace ridgeline

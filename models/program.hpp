@@ -1,0 +1,195 @@
+// A thread block's program: a small dependency graph of operations that a Core executes.
+//
+// The graph is built once per kernel with Boost.Graph (which checks it is acyclic, orders it and
+// finds its critical path) and then compiled into flat arrays the core walks with counters: a block
+// instance is a copy of the counters, so starting a block costs one memcpy, not a graph build.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+struct ProgramGraph;  // the Boost.Graph behind a program, defined in program.cpp
+
+enum class OpKind : std::uint8_t {
+  load,     ///< HBM -> SRAM (or registers): a region of a tensor
+  compute,  ///< FLOPs on the compute unit, operands read from SRAM
+  store,    ///< registers -> HBM: a region of a tensor
+  barrier,  ///< a block-wide synchronisation that costs a fixed number of cycles
+};
+
+const char* name_of(OpKind kind);
+
+enum class EdgeKind : std::uint8_t {
+  data,          ///< the successor needs the predecessor's result: waits for its completion
+  buffer_reuse,  ///< the successor overwrites the predecessor's buffer: waits for its completion;
+                 ///< waiting on such an edge is reported as "waiting for a free buffer"
+  issue_order,   ///< the successor may issue once the predecessor has issued (in-order queues)
+};
+
+/// A 2-D region of memory: `rows` rows of `row_bytes` contiguous bytes, `pitch_bytes` apart.
+/// `repeat` > 1 reads the same region that many times (a kernel without on-chip reuse).
+struct Region {
+  std::uint64_t base = 0;         ///< byte address of the first row
+  std::uint64_t rows = 1;         ///< rows
+  std::uint64_t row_bytes = 0;    ///< bytes per row
+  std::uint64_t pitch_bytes = 0;  ///< bytes from one row's start to the next
+  std::uint64_t repeat = 1;       ///< times the region is transferred
+
+  std::uint64_t bytes() const { return rows * row_bytes * repeat; }
+};
+
+/// The coordinates of one thread block in its kernel's grid.
+struct BlockCoord {
+  std::uint64_t row = 0;
+  std::uint64_t col = 0;
+};
+
+/// Where a load or store falls for block (r, c): base + r * block_row_bytes + c * block_col_bytes.
+struct AddressPattern {
+  Region region_of_block0;           ///< the region for block (0, 0)
+  std::uint64_t block_row_bytes = 0;  ///< address step per block row, bytes
+  std::uint64_t block_col_bytes = 0;  ///< address step per block column, bytes
+
+  Region for_block(BlockCoord block) const {
+    Region region = region_of_block0;
+    region.base += block.row * block_row_bytes + block.col * block_col_bytes;
+    return region;
+  }
+};
+
+/// One operation of a block's program.
+struct Op {
+  OpKind kind = OpKind::barrier;
+  std::uint8_t tensor = 0;              ///< load/store: index into Program::tensor_names
+  std::uint32_t step = 0;               ///< k-step or chunk the op belongs to (for labels)
+  AddressPattern address;               ///< load/store: what is moved
+  std::uint64_t flops = 0;              ///< compute: floating-point operations
+  std::uint64_t sram_read_bytes = 0;    ///< compute: operand bytes read from SRAM
+  std::uint64_t sram_write_bytes = 0;   ///< load: bytes written into SRAM (0 = into registers)
+  Cycles cycles;                        ///< barrier: cost in core cycles
+
+  std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
+  bool is_memory() const { return kind == OpKind::load || kind == OpKind::store; }
+
+  static Op load(std::uint8_t tensor, std::uint32_t step, const AddressPattern& address,
+                 std::uint64_t sram_write_bytes) {
+    Op op;
+    op.kind = OpKind::load;
+    op.tensor = tensor;
+    op.step = step;
+    op.address = address;
+    op.sram_write_bytes = sram_write_bytes;
+    return op;
+  }
+  static Op store(std::uint8_t tensor, std::uint32_t step, const AddressPattern& address) {
+    Op op;
+    op.kind = OpKind::store;
+    op.tensor = tensor;
+    op.step = step;
+    op.address = address;
+    return op;
+  }
+  static Op compute(std::uint32_t step, std::uint64_t flops, std::uint64_t sram_read_bytes) {
+    Op op;
+    op.kind = OpKind::compute;
+    op.step = step;
+    op.flops = flops;
+    op.sram_read_bytes = sram_read_bytes;
+    return op;
+  }
+  static Op barrier(std::uint32_t step, Cycles cycles) {
+    Op op;
+    op.kind = OpKind::barrier;
+    op.step = step;
+    op.cycles = cycles;
+    return op;
+  }
+};
+
+/// A successor of an op in the compiled program.
+struct Successor {
+  std::uint32_t op;
+  EdgeKind kind;
+};
+
+/// Raised for a program that cannot run: a cycle, an edge to a missing op. A workload bug or a
+/// bad user-supplied graph, reported with the ops involved.
+class ProgramError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A compiled block program: ops in topological order and the counters a block instance copies.
+class Program {
+ public:
+  const std::vector<Op>& ops() const { return ops_; }
+  const std::vector<std::string>& tensor_names() const { return tensor_names_; }
+  std::size_t size() const { return ops_.size(); }
+
+  /// Successors of `op`, as a contiguous range.
+  const Successor* successors_begin(std::uint32_t op) const { return &successors_[first_[op]]; }
+  const Successor* successors_end(std::uint32_t op) const { return &successors_[first_[op + 1]]; }
+
+  /// Per op: completions (data + buffer_reuse edges) it waits for before it may issue.
+  const std::vector<std::uint16_t>& initial_pending_completions() const { return pending_done_; }
+  /// Per op: the subset of those that are buffer_reuse edges.
+  const std::vector<std::uint16_t>& initial_pending_buffers() const { return pending_buffer_; }
+  /// Per op: predecessors that must have issued first (issue_order edges).
+  const std::vector<std::uint16_t>& initial_pending_issues() const { return pending_issue_; }
+
+  /// "load A_3" and the like, for traces and messages.
+  std::string label(std::uint32_t op) const;
+
+  /// How long an op holds its unit and when its result is ready, both from its start.
+  struct OpTiming {
+    Time occupancy;   ///< the unit (DMA queue, compute unit) is busy this long
+    Time completion;  ///< the result is ready this long after the start
+  };
+
+  /// The longest path through the program when each op takes `timing(op)` and nothing else
+  /// contends: a lower bound on one block's run time. A successor on an issue-order edge starts
+  /// when its predecessor's occupancy ends (ops of one queue or unit run in order); on a data or
+  /// buffer edge, when its predecessor completes.
+  Time critical_path(const std::function<OpTiming(const Op&)>& timing) const;
+
+ private:
+  friend class ProgramBuilder;
+  std::vector<Op> ops_;
+  std::vector<std::string> tensor_names_;
+  std::vector<std::uint32_t> first_;  // CSR: successors of op i are [first_[i], first_[i + 1])
+  std::vector<Successor> successors_;
+  std::vector<std::uint16_t> pending_done_;
+  std::vector<std::uint16_t> pending_buffer_;
+  std::vector<std::uint16_t> pending_issue_;
+  std::shared_ptr<const ProgramGraph> graph_;  // the Boost.Graph, in topological order
+};
+
+/// Builds a Program with Boost.Graph: add ops and edges, then compile().
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(std::vector<std::string> tensor_names);
+  ~ProgramBuilder();
+  ProgramBuilder(const ProgramBuilder&) = delete;
+  ProgramBuilder& operator=(const ProgramBuilder&) = delete;
+
+  std::uint32_t add(const Op& op);
+  void depend(std::uint32_t from, std::uint32_t to, EdgeKind kind);
+
+  /// Checks the graph is acyclic (ProgramError naming an op on the cycle otherwise), orders the
+  /// ops topologically and flattens the graph.
+  Program compile();
+
+ private:
+  std::unique_ptr<ProgramGraph> graph_;
+  std::vector<std::string> tensor_names_;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,54 @@
+#include "models/sram.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ridgeline {
+
+void SramStats::visit(const StatVisitor& v) const {
+  v("read_bytes", as_stat(read_bytes), "bytes", "operand bytes compute read from SRAM");
+  v("write_bytes", as_stat(write_bytes), "bytes", "bytes loads wrote into SRAM");
+  v("read_busy_s", as_stat(read_busy), "s", "time the read port was transferring");
+  v("write_busy_s", as_stat(write_busy), "s", "time the write port was transferring");
+  v("peak_allocated_bytes", as_stat(peak_allocated_bytes), "bytes",
+    "most SRAM allocated to resident blocks at once");
+}
+
+SramTiming::SramTiming(const SramParams& params, Clock clock) : params_(params), clock_(clock) {
+  assert(params.read_bytes_per_cycle > 0 && params.write_bytes_per_cycle > 0);
+}
+
+bool SramTiming::allocate(std::uint64_t bytes) {
+  if (bytes > params_.capacity_bytes - allocated_) return false;
+  allocated_ += bytes;
+  stats_.peak_allocated_bytes = std::max(stats_.peak_allocated_bytes, allocated_);
+  return true;
+}
+
+void SramTiming::release(std::uint64_t bytes) {
+  assert(bytes <= allocated_);
+  allocated_ -= bytes;
+}
+
+Time SramTiming::read_time(std::uint64_t bytes) const {
+  return clock_.duration(Cycles{ceil_div(bytes, params_.read_bytes_per_cycle)});
+}
+
+void SramTiming::occupy_read(Time start, std::uint64_t bytes) {
+  assert(start >= read_free_);
+  const Time span = read_time(bytes);
+  read_free_ = start + span;
+  stats_.read_busy += span;
+  stats_.read_bytes += bytes;
+}
+
+Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
+  const Time span = clock_.duration(Cycles{ceil_div(bytes, params_.write_bytes_per_cycle)});
+  const Time start = max(arrival_end - span, write_free_);
+  write_free_ = start + span;
+  stats_.write_busy += span;
+  stats_.write_bytes += bytes;
+  return write_free_;
+}
+
+}  // namespace ridgeline

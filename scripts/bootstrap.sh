@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs Ridgeline's build and test dependencies from Debian's packages.
+# Quiet and fast when everything is already there: it only asks dpkg which packages are missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  libsystemc-dev        # SystemC 2.3 + TLM-2.0 kernel
+  libboost-graph-dev    # program dependency graphs
+  libyaml-cpp-dev       # configuration files
+  libcli11-dev          # command line
+  nlohmann-json3-dev    # JSON output
+  libfmt-dev            # text output
+  libgtest-dev libgmock-dev  # tests
+  libbenchmark-dev      # bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo_cmd=()
+[[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq >&2 || true
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

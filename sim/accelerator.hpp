@@ -1,0 +1,26 @@
+// Elaboration: the one place where modules are created and wired, from HardwareParams and the
+// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM.
+#pragma once
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/core.hpp"
+#include "models/hardware.hpp"
+#include "models/hbm.hpp"
+#include "models/kernel.hpp"
+#include "models/scheduler.hpp"
+
+namespace ridgeline {
+
+class Accelerator : public sc_core::sc_module {
+ public:
+  Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, const Kernel& kernel);
+
+  Hbm hbm;
+  BlockScheduler scheduler;
+  std::vector<std::unique_ptr<Core>> cores;
+};
+
+}  // namespace ridgeline

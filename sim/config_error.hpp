@@ -1,0 +1,41 @@
+// A bad input is the user's fault: ConfigError says where (file:line:column), which key, what
+// value, which rule it broke and how to fix it, in one line. The CLI prints it and exits with 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace ridgeline {
+
+/// Where a value came from: a file position (1-based) or a command-line argument.
+struct SourceLocation {
+  std::string source;  ///< file path, or "--set hardware.hbm.latency=..." for an override
+  int line = 0;        ///< 1-based; 0 when unknown
+  int column = 0;      ///< 1-based; 0 when unknown
+
+  std::string to_string() const;
+};
+
+class ConfigError : public std::runtime_error {
+ public:
+  /// `key_path` like "hardware.hbm.bandwidth" (may be empty for file-level problems), `value` as
+  /// written (may be empty), `rule` what it must be, `fix` how to put it right (may be empty).
+  ConfigError(SourceLocation where, std::string key_path, std::string value, std::string rule,
+              std::string fix = {});
+
+  const SourceLocation& where() const { return where_; }
+  const std::string& key_path() const { return key_path_; }
+  const std::string& value() const { return value_; }
+  const std::string& rule() const { return rule_; }
+
+ private:
+  SourceLocation where_;
+  std::string key_path_;
+  std::string value_;
+  std::string rule_;
+};
+
+/// The exit code for bad input (files, flags, values).
+inline constexpr int kExitBadInput = 2;
+
+}  // namespace ridgeline

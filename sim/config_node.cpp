@@ -1,0 +1,283 @@
+#include "sim/config_node.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace ridgeline {
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string join(const std::vector<std::string_view>& words) {
+  std::string text;
+  for (const auto& word : words) text += (text.empty() ? "" : ", ") + std::string(word);
+  return text;
+}
+
+}  // namespace
+
+std::optional<std::string> did_you_mean(std::string_view word,
+                                        const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+ConfigNode::ConfigNode(YAML::Node node, std::string key_path,
+                       std::shared_ptr<const ConfigDocument> document)
+    : node_(std::move(node)),
+      key_path_(std::move(key_path)),
+      document_(std::move(document)),
+      asked_(std::make_shared<std::set<std::string, std::less<>>>()) {}
+
+SourceLocation ConfigNode::location() const {
+  // A value set (or under a key set) on the command line points at that argument.
+  for (std::string path = key_path_; !path.empty();) {
+    if (auto it = document_->overridden.find(path); it != document_->overridden.end()) {
+      return SourceLocation{"--set " + it->second, 0, 0};
+    }
+    const auto dot = path.rfind('.');
+    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+  }
+  // A key that only an override created (--set workload.tiles.m=3 makes 'workload.tiles').
+  const auto below = document_->overridden.lower_bound(key_path_ + ".");
+  if (below != document_->overridden.end() && below->first.rfind(key_path_ + ".", 0) == 0) {
+    return SourceLocation{"--set " + below->second, 0, 0};
+  }
+  const YAML::Mark mark = node_.Mark();
+  if (mark.is_null()) return SourceLocation{document_->path, 0, 0};
+  return SourceLocation{document_->path, mark.line + 1, mark.column + 1};
+}
+
+std::string ConfigNode::scalar_text_or_empty() const {
+  return node_.IsScalar() ? node_.Scalar() : std::string();
+}
+
+void ConfigNode::fail(const std::string& rule, const std::string& fix) const {
+  throw ConfigError(location(), key_path_, scalar_text_or_empty(), rule, fix);
+}
+
+void ConfigNode::expect_map() const {
+  if (!node_.IsMap()) {
+    fail(node_.IsNull() ? "expected a map of keys, found nothing" : "expected a map of keys",
+         "indent the keys below it, e.g. 'hbm:' then '  bandwidth: 1TB/s'");
+  }
+}
+
+ConfigNode ConfigNode::child(const YAML::Node& node, std::string_view key) const {
+  return ConfigNode(node, key_path_.empty() ? std::string(key) : key_path_ + "." + std::string(key),
+                    document_);
+}
+
+std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {
+  expect_map();
+  asked_->emplace(key);
+  for (const auto& entry : node_) {
+    if (entry.first.IsScalar() && entry.first.Scalar() == key) return child(entry.second, key);
+  }
+  return std::nullopt;
+}
+
+ConfigNode ConfigNode::required(std::string_view key) const {
+  if (auto node = optional(key)) {
+    if (node->yaml().IsNull()) node->fail(fmt::format("'{}' has no value", key), "give it one");
+    return *node;
+  }
+  const std::string where = key_path_.empty() ? "the file" : "'" + key_path_ + "'";
+  const std::string missing_path =
+      key_path_.empty() ? std::string(key) : key_path_ + "." + std::string(key);
+  // A near-miss spelling is the likely cause: point at it.
+  for (const auto& entry : node_) {
+    if (!entry.first.IsScalar() || asked_->count(entry.first.Scalar()) != 0) continue;
+    if (did_you_mean(entry.first.Scalar(), {std::string(key)})) {
+      const ConfigNode typo(entry.first, missing_path, document_);
+      throw ConfigError(typo.location(), missing_path, "",
+                        fmt::format("missing required key '{}' in {}; found unknown key '{}'", key,
+                                    where, entry.first.Scalar()),
+                        fmt::format("did you mean '{}'?", key));
+    }
+  }
+  throw ConfigError(location(), missing_path, "",
+                    fmt::format("missing required key '{}' in {}", key, where),
+                    "add it; no value is assumed");
+}
+
+std::vector<std::string> ConfigNode::keys() const {
+  expect_map();
+  std::vector<std::string> keys;
+  for (const auto& entry : node_) keys.push_back(entry.first.as<std::string>(""));
+  return keys;
+}
+
+void ConfigNode::reject_unknown_keys() const {
+  expect_map();
+  std::vector<std::string> known(asked_->begin(), asked_->end());
+  std::set<std::string> seen;
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
+    const ConfigNode key_node(entry.first, key_path_.empty() ? key : key_path_ + "." + key,
+                              document_);
+    if (!entry.first.IsScalar()) key_node.fail("a key must be a plain name");
+    if (!seen.insert(key).second) key_node.fail(fmt::format("key '{}' is given twice", key), "keep one");
+    if (asked_->count(key) != 0) continue;
+    std::string fix = "known keys here: " + join({known.begin(), known.end()});
+    if (auto suggestion = did_you_mean(key, known)) fix = "did you mean '" + *suggestion + "'?";
+    throw ConfigError(key_node.location(), key_node.key_path(), "",
+                      fmt::format("unknown key '{}'", key), fix);
+  }
+}
+
+std::string ConfigNode::text() const {
+  if (!node_.IsScalar()) {
+    fail(node_.IsNull() ? "expected a value, found nothing" : "expected a single value, not a list or map");
+  }
+  return node_.Scalar();
+}
+
+std::uint64_t ConfigNode::count() const {
+  try {
+    return parse_count(text());
+  } catch (const QuantityError& error) {
+    fail(error.what(), error.fix());
+  }
+}
+
+std::uint64_t ConfigNode::positive_count() const {
+  const std::uint64_t value = count();
+  if (value == 0) fail("must be at least 1");
+  return value;
+}
+
+std::uint64_t ConfigNode::quantity(Dimension dimension) const {
+  try {
+    return parse_quantity(text(), dimension);
+  } catch (const QuantityError& error) {
+    fail(error.what(), error.fix());
+  }
+}
+
+std::uint64_t ConfigNode::positive_quantity(Dimension dimension) const {
+  const std::uint64_t value = quantity(dimension);
+  if (value == 0) fail(fmt::format("{} must be greater than zero", describe(dimension)), fmt::format("e.g. {}", example(dimension)));
+  return value;
+}
+
+std::string ConfigNode::choice(const std::vector<std::string_view>& choices) const {
+  const std::string value = text();
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  std::vector<std::string> candidates(choices.begin(), choices.end());
+  std::string fix = "choose one of: " + join(choices);
+  if (auto suggestion = did_you_mean(value, candidates)) fix = "did you mean '" + *suggestion + "'? " + fix;
+  fail("not an accepted value", fix);
+}
+
+namespace {
+
+// Applies "a.b.c=value" under the document's root; the value is read as YAML.
+void apply_override(YAML::Node& root, std::string_view root_key, const std::string& assignment,
+                    ConfigDocument& document) {
+  const SourceLocation where{"--set " + assignment, 0, 0};
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw ConfigError(where, "", "", "expected key.path=value", "e.g. --set hardware.hbm.bandwidth=2TB/s");
+  }
+  const std::string path = assignment.substr(0, equals);
+  const std::string value = assignment.substr(equals + 1);
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (parts.front() != root_key) return;  // belongs to the other document
+  if (parts.size() < 2 || std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); })) {
+    throw ConfigError(where, path, "", "expected a key path below '" + std::string(root_key) + "'",
+                      "e.g. " + std::string(root_key) + ".name=value");
+  }
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& error) {
+    throw ConfigError(where, path, value, "the value is not valid YAML: " + error.msg);
+  }
+  // Walk with fresh handles (assigning to a yaml-cpp handle would rebind it, not the tree).
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
+      throw ConfigError(where, path, value,
+                        fmt::format("'{}' holds a single value, not keys",
+                                    fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = parsed;
+  document.overridden[path] = assignment;
+}
+
+}  // namespace
+
+ConfigNode load_document(const std::string& path, std::string_view root,
+                         const std::vector<std::string>& overrides) {
+  auto document = std::make_shared<ConfigDocument>();
+  document->path = path;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
+                      "check the path and that it is readable");
+  }
+  std::stringstream contents;
+  contents << file.rdbuf();
+  YAML::Node top;
+  try {
+    top = YAML::Load(contents.str());
+  } catch (const YAML::Exception& error) {
+    const int line = error.mark.is_null() ? 0 : error.mark.line + 1;
+    const int column = error.mark.is_null() ? 0 : error.mark.column + 1;
+    throw ConfigError(SourceLocation{path, line, column}, "", "", "malformed YAML: " + error.msg,
+                      "fix the syntax at that position");
+  }
+  const std::string fix = fmt::format("the file must start with '{}:' and its keys below it", root);
+  if (!top.IsMap()) {
+    throw ConfigError(SourceLocation{path, 1, 1}, "", "",
+                      top.IsNull() ? "the file is empty" : "expected a map at the top level", fix);
+  }
+  YAML::Node body = top[std::string(root)];
+  if (!body.IsDefined() || body.IsNull()) {
+    throw ConfigError(SourceLocation{path, 1, 1}, std::string(root), "",
+                      fmt::format("missing top-level key '{}'", root), fix);
+  }
+  for (const auto& assignment : overrides) apply_override(body, root, assignment, *document);
+  ConfigNode top_node(top, "", document);
+  top_node.required(root);
+  top_node.reject_unknown_keys();
+  return ConfigNode(body, std::string(root), document);
+}
+
+}  // namespace ridgeline

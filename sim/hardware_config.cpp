@@ -1,0 +1,80 @@
+#include "sim/hardware_config.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace ridgeline {
+
+namespace {
+
+std::uint32_t small_count(const ConfigNode& node, std::uint64_t limit) {
+  const std::uint64_t value = node.positive_count();
+  if (value > limit) node.fail(fmt::format("must be at most {}", limit));
+  return static_cast<std::uint32_t>(value);
+}
+
+ComputeUnitParams parse_compute(const ConfigNode& compute) {
+  ComputeUnitParams params;
+  const ConfigNode throughput = compute.required("throughput");
+  bool any = false;
+  for (DataType type : kAllDataTypes) {
+    if (auto rate = throughput.optional(name_of(type))) {
+      params.flops_per_cycle[index_of(type)] = rate->positive_quantity(Dimension::flops_per_cycle);
+      any = true;
+    }
+  }
+  throughput.reject_unknown_keys();
+  if (!any) throughput.fail("no data type given", "give at least one, e.g. 'fp32: 256FLOP/cycle'");
+  params.pipeline_latency = Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
+  compute.reject_unknown_keys();
+  return params;
+}
+
+}  // namespace
+
+HardwareParams parse_hardware(const ConfigNode& hardware) {
+  HardwareParams params;
+  params.name = hardware.required("name").text();
+  params.core_clock = Clock(hardware.required("clock").positive_quantity(Dimension::frequency));
+  if (params.core_clock.frequency_hz > 1'000'000'000'000ULL) {
+    hardware.required("clock").fail("must be at most 1THz (the time resolution is 1 ps)");
+  }
+
+  const ConfigNode cores = hardware.required("cores");
+  params.cores = small_count(cores.required("count"), 1u << 20);
+  params.core.max_resident_blocks = small_count(cores.required("max_resident_blocks"), 1u << 16);
+
+  const ConfigNode sram = cores.required("sram");
+  params.core.sram.capacity_bytes = sram.required("capacity").positive_quantity(Dimension::bytes);
+  params.core.sram.read_bytes_per_cycle =
+      sram.required("read_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  params.core.sram.write_bytes_per_cycle =
+      sram.required("write_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  sram.reject_unknown_keys();
+
+  const ConfigNode registers = cores.required("registers");
+  params.core.registers.capacity_bytes =
+      registers.required("capacity").positive_quantity(Dimension::bytes);
+  registers.reject_unknown_keys();
+
+  params.core.compute = parse_compute(cores.required("compute"));
+  cores.reject_unknown_keys();
+
+  const ConfigNode hbm = hardware.required("hbm");
+  params.hbm.peak_bandwidth.bytes_per_second =
+      hbm.required("bandwidth").positive_quantity(Dimension::bandwidth);
+  params.hbm.access_latency = Time::from_ps(hbm.required("latency").quantity(Dimension::time));
+  params.hbm.channels = small_count(hbm.required("channels"), 1u << 16);
+  params.hbm.interleave_bytes = hbm.required("interleave").positive_quantity(Dimension::bytes);
+  params.core.max_bytes_in_flight =
+      hbm.required("max_bytes_in_flight_per_core").positive_quantity(Dimension::bytes);
+  if (auto requests = hbm.optional("max_requests_in_flight_per_core")) {
+    params.core.max_requests_in_flight = small_count(*requests, std::numeric_limits<std::uint32_t>::max());
+  }
+  hbm.reject_unknown_keys();
+  hardware.reject_unknown_keys();
+  return params;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,121 @@
+// The ridgeline command line: analyze, run, study.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <thread>
+
+#include "models/sc_main_stub.hpp"
+#include "sim/config.hpp"
+#include "sim/config_error.hpp"
+#include "sim/output_file.hpp"
+#include "sim/report.hpp"
+#include "sim/simulate.hpp"
+#include "sim/study.hpp"
+
+namespace {
+
+using namespace ridgeline;
+
+struct RunOptions {
+  std::string hardware;
+  std::string workload;
+  std::vector<std::string> overrides;
+  std::string json_path;
+  std::string csv_path;
+  bool quiet = false;
+};
+
+void add_config_arguments(CLI::App& command, RunOptions& options) {
+  command.add_option("HARDWARE", options.hardware, "hardware file (YAML, top key 'hardware:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command.add_option("WORKLOAD", options.workload, "workload file (YAML, top key 'workload:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command.add_option("--set", options.overrides,
+                     "override one value, e.g. --set workload.tile.m=32 or "
+                     "--set hardware.hbm.bandwidth=2TB/s; repeatable, applied in order");
+  command.add_option("--json", options.json_path, "write the full report as JSON to this file");
+}
+
+int analyze_command(const RunOptions& options) {
+  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  if (!options.json_path.empty()) {
+    write_file_atomically(options.json_path, report_json(config, nullptr).dump(2) + "\n");
+  }
+  if (!options.quiet) std::cout << report_text(config, nullptr);
+  return 0;
+}
+
+int run_command(const RunOptions& options) {
+  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  const SimulationResult result = simulate(config);
+  const Json report = report_json(config, &result);
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
+  if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
+  if (!options.quiet) std::cout << report_text(config, &result);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // SystemC prints a banner when its kernel starts unless told not to.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+
+  CLI::App app{
+      "Ridgeline: a cycle-approximate accelerator simulator. It computes the roofline model of a "
+      "workload on a machine (F, Q, I, ridge point, T_compute, T_memory, T_ideal, on-chip "
+      "footprint) and simulates the workload's traffic through SystemC models of HBM, SRAM, "
+      "register files and compute units, reporting both side by side."};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "show the help of every subcommand");
+
+  RunOptions options;
+  CLI::App* analyze = app.add_subcommand(
+      "analyze", "the analytical model only: F, Q at HBM, I, roofline, bound, times, footprint");
+  add_config_arguments(*analyze, options);
+  analyze->add_flag("--quiet", options.quiet, "print nothing on stdout");
+
+  CLI::App* run = app.add_subcommand(
+      "run", "simulate the workload on the hardware and report it beside the analytical model");
+  add_config_arguments(*run, options);
+  run->add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
+  run->add_flag("--quiet", options.quiet, "print nothing on stdout");
+
+  StudyOptions study;
+  study.jobs = std::max(1u, std::thread::hardware_concurrency());
+  CLI::App* study_command = app.add_subcommand(
+      "study", "several workloads on one machine: the seed note's table, then the simulated one");
+  study_command->add_option("HARDWARE", study.hardware_path, "hardware file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  study_command->add_option("WORKLOADS", study.workload_paths, "workload files, one row each")
+      ->required()
+      ->check(CLI::ExistingFile);
+  study_command->add_option("--set", study.overrides, "override one value in every run; repeatable");
+  study_command->add_flag("--analytical", study.analytical_only, "skip the simulations");
+  study_command->add_option("-j,--jobs", study.jobs,
+                            "simulations run at once (default: the machine's cores)")
+      ->check(CLI::Range(1u, 1024u));
+  study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : kExitBadInput;
+  }
+
+  try {
+    if (analyze->parsed()) return analyze_command(options);
+    if (run->parsed()) return run_command(options);
+    return run_study(study);
+  } catch (const ConfigError& error) {
+    std::cerr << "ridgeline: error: " << error.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& error) {
+    std::cerr << "ridgeline: internal error: " << error.what() << '\n';
+    return 1;
+  }
+}

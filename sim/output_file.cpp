@@ -1,0 +1,33 @@
+#include "sim/output_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "sim/config_error.hpp"
+
+namespace ridgeline {
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    file << contents;
+    file.flush();
+    if (!file) {
+      const std::string reason = std::strerror(errno);
+      std::remove(temporary.c_str());
+      throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot write the file: " + reason,
+                        "check the directory exists and is writable");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot write the file: " + reason,
+                      "check the directory exists and is writable");
+  }
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,54 @@
+// Quantities with units, parsed once from configuration text into the models' strong types:
+// "1TB/s", "20FLOP/cycle", "192KiB", "500ns", "1.5GHz", "4cycles".
+//
+// Decimal prefixes are powers of ten (KB, MB, GB, TB; GB/s, TB/s), binary ones powers of two
+// (KiB, MiB, GiB, TiB), as the seed note uses them. Numbers are read exactly (digits and a
+// decimal exponent), so "819.2GB/s" is 819,200,000,000 bytes/s, not a rounded double; a value
+// that is not a whole number of the base unit (bytes, picoseconds, hertz) is refused.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+enum class Dimension {
+  bytes,            ///< B, KB, MB, GB, TB, KiB, MiB, GiB, TiB
+  bandwidth,        ///< B/s ... TB/s, KiB/s ... TiB/s
+  time,             ///< ps, ns, us, ms, s
+  frequency,        ///< Hz, kHz, MHz, GHz
+  flops_per_cycle,  ///< FLOP/cycle
+  bytes_per_cycle,  ///< B/cycle
+  cycles,           ///< cycle, cycles
+};
+
+/// What a dimension is called in messages ("a size", "a bandwidth") and an example value.
+std::string_view describe(Dimension dimension);
+std::string_view example(Dimension dimension);
+
+/// Why a text is not a valid quantity; the message names the rule and the accepted units.
+class QuantityError : public std::runtime_error {
+ public:
+  QuantityError(std::string rule, std::string fix)
+      : std::runtime_error(rule), fix_(std::move(fix)) {}
+  const std::string& fix() const { return fix_; }
+
+ private:
+  std::string fix_;
+};
+
+/// The value of `text` in the dimension's base unit (bytes, bytes/s, ps, Hz, FLOP/cycle,
+/// bytes/cycle, cycles). Throws QuantityError.
+std::uint64_t parse_quantity(std::string_view text, Dimension dimension);
+
+/// A whole number without unit (counts: cores, channels, matrix sizes). Throws QuantityError.
+std::uint64_t parse_count(std::string_view text);
+
+/// Formats bytes as the seed does: "12 KiB" when a whole number of KiB/MiB/GiB, else bytes.
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace ridgeline

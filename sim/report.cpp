@@ -1,0 +1,315 @@
+#include "sim/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "sim/quantity.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// The figures the simulation adds beside the analytical ones, derived from counters.
+struct Derived {
+  double time_s = 0;
+  std::uint64_t flops = 0;
+  std::uint64_t hbm_bytes = 0;
+  double flop_per_s = 0;
+  double hbm_bytes_per_s = 0;
+  double intensity = 0;
+  double percent_of_roof = 0;
+  double hbm_busy = 0;      // fraction of channel-time transferring
+  double compute_busy = 0;  // fraction of core-time computing
+  double overlap_fraction = 0;
+  std::string bound;
+  CoreStats cores;
+  ComputeUnitStats compute;
+  SramStats sram;
+};
+
+Derived derive(const RunConfig& config, const SimulationResult& r) {
+  Derived d;
+  d.time_s = r.time.seconds();
+  d.cores = r.core_total();
+  d.compute = r.compute_total();
+  d.sram = r.sram_total();
+  d.flops = d.compute.flops;
+  d.hbm_bytes = r.hbm_bytes();
+  const double core_time = d.time_s * static_cast<double>(r.cores.size());
+  if (d.time_s > 0) {
+    d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
+    d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
+    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_channels);
+    d.compute_busy = d.compute.busy.seconds() / core_time;
+  }
+  d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
+  d.percent_of_roof = 100.0 * d.flop_per_s / config.analysis.roofline.roof_flop_per_s;
+  const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
+  d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
+  d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
+  return d;
+}
+
+template <class Stats>
+Json stats_json(const Stats& stats) {
+  Json json = Json::object();
+  stats.visit([&](std::string_view name, double value, std::string_view, std::string_view) {
+    json[std::string(name)] = value;
+  });
+  return json;
+}
+
+Json workload_json(const WorkloadSpec& spec) {
+  Json w;
+  w["description"] = describe(spec);
+  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
+    w["kind"] = "gemm";
+    w["m"] = g->m;
+    w["n"] = g->n;
+    w["k"] = g->k;
+    w["dtype"] = name_of(g->dtype);
+    w["accumulator"] = name_of(g->accumulator);
+    w["strategy"] = name_of(g->strategy);
+    w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
+    w["stages"] = g->stages;
+    w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+  } else {
+    const auto& v = std::get<VectorAddSpec>(spec);
+    w["kind"] = "vector_add";
+    w["length"] = v.length;
+    w["dtype"] = name_of(v.dtype);
+    w["block_elements"] = v.block_elements;
+    w["chunk_elements"] = v.chunk_elements;
+    w["stages"] = v.stages;
+  }
+  return w;
+}
+
+Json hardware_json(const RunConfig& config) {
+  const HardwareParams& hw = config.hardware;
+  const Roof& roof = config.analysis.roof;
+  return Json{{"name", hw.name},
+              {"cores", hw.cores},
+              {"clock_hz", hw.core_clock.frequency_hz},
+              {"peak_flop_per_s", roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
+              {"hbm_latency_s", hw.hbm.access_latency.seconds()},
+              {"hbm_channels", hw.hbm.channels},
+              {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
+              {"register_bytes_per_core", hw.core.registers.capacity_bytes},
+              {"max_resident_blocks", hw.core.max_resident_blocks},
+              {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
+}
+
+Json analytical_json(const RunConfig& config) {
+  const Analysis& a = config.analysis;
+  const Roofline& r = a.roofline;
+  const Footprint& f = a.footprint;
+  return Json{
+      {"flops", a.flops},
+      {"hbm_bytes", a.hbm_bytes()},
+      {"hbm_read_bytes", a.hbm_read_bytes},
+      {"hbm_write_bytes", a.hbm_write_bytes},
+      {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+      {"peak_flop_per_s", a.roof.peak_flop_per_s},
+      {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
+      {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+      {"roof_flop_per_s", r.roof_flop_per_s},
+      {"bound", name_of(r.bound)},
+      {"t_compute_s", r.t_compute_s},
+      {"t_memory_s", r.t_memory_s},
+      {"t_ideal_s", r.t_ideal_s},
+      {"footprint",
+       {{"input_bytes_per_stage", f.input_bytes_per_stage},
+        {"stages", f.stages},
+        {"input_bytes", f.input_bytes},
+        {"accumulator_bytes", f.accumulator_bytes},
+        {"sram_bytes_per_block", f.sram_bytes},
+        {"register_bytes_per_block", f.register_bytes}}},
+      {"occupancy",
+       {{"blocks_per_core", config.occupancy.blocks_per_core},
+        {"limited_by", config.occupancy.limited_by}}}};
+}
+
+Json simulated_json(const RunConfig& config, const SimulationResult& r) {
+  const Derived d = derive(config, r);
+  const CoreStats& c = d.cores;
+  return Json{
+      {"time_s", d.time_s},
+      {"flops", d.flops},
+      {"hbm_bytes", d.hbm_bytes},
+      {"hbm_read_bytes", r.hbm.read_bytes},
+      {"hbm_write_bytes", r.hbm.write_bytes},
+      {"sram_read_bytes", d.sram.read_bytes},
+      {"sram_write_bytes", d.sram.write_bytes},
+      {"achieved_flop_per_s", d.flop_per_s},
+      {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
+      {"intensity_flop_per_byte", d.intensity},
+      {"percent_of_roof", d.percent_of_roof},
+      {"bound", d.bound},
+      {"hbm_busy_fraction", d.hbm_busy},
+      {"compute_busy_fraction", d.compute_busy},
+      {"overlap_fraction", d.overlap_fraction},
+      {"overlap_s", c.overlap.seconds()},
+      {"stalls",
+       {{"compute_waiting_data_s", c.waiting_data.seconds()},
+        {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
+        {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
+        {"in_flight_limit_s", c.in_flight_limit.seconds()},
+        {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+        {"draining_s", c.draining.seconds()},
+        {"no_work_s", c.no_work.seconds()}}},
+      {"blocks", c.blocks},
+      {"ops", c.ops},
+      {"resident_blocks_per_core", c.peak_resident_blocks},
+      {"block_critical_path_s", r.block_critical_path.seconds()}};
+}
+
+std::string engineering(double value, std::string_view unit) {
+  constexpr std::pair<double, const char*> kPrefixes[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+      {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
+  for (const auto& [scale, prefix] : kPrefixes) {
+    if (std::fabs(value) >= scale) return fmt::format("{:.6f} {}{}", value / scale, prefix, unit);
+  }
+  return fmt::format("0 {}", unit);
+}
+
+std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
+
+std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
+
+}  // namespace
+
+std::string with_commas(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+Json report_json(const RunConfig& config, const SimulationResult* simulated) {
+  Json report;
+  report["config"] = {{"hardware_path", config.hardware_path},
+                      {"workload_path", config.workload_path},
+                      {"overrides", config.overrides}};
+  report["hardware"] = hardware_json(config);
+  report["workload"] = workload_json(config.workload);
+  report["analytical"] = analytical_json(config);
+  if (simulated) {
+    report["simulated"] = simulated_json(config, *simulated);
+    const Derived d = derive(config, *simulated);
+    report["components"] = {{"hbm", stats_json(simulated->hbm)},
+                            {"scheduler", stats_json(simulated->scheduler)},
+                            {"cores", stats_json(d.cores)},
+                            {"compute_units", stats_json(d.compute)},
+                            {"sram", stats_json(d.sram)}};
+  }
+  return report;
+}
+
+std::string report_text(const RunConfig& config, const SimulationResult* simulated) {
+  const HardwareParams& hw = config.hardware;
+  const Analysis& a = config.analysis;
+  const Roofline& r = a.roofline;
+  const DataType type = compute_type(config.workload);
+  std::string out;
+  auto line = [&](auto&&... args) {
+    out += fmt::format(std::forward<decltype(args)>(args)...);
+    out += '\n';
+  };
+  line("Ridgeline: {}", describe(config.workload));
+  line("  on {}: {} cores at {}, P = {} ({}), BW = {}, ridge = {:.6f} FLOP/byte", hw.name, hw.cores,
+       engineering(static_cast<double>(hw.core_clock.frequency_hz), "Hz"),
+       engineering(a.roof.peak_flop_per_s, "FLOP/s"), name_of(type),
+       engineering(a.roof.hbm_bytes_per_s, "B/s"), r.ridge_flop_per_byte);
+  line("");
+
+  std::optional<Derived> d;
+  if (simulated) d = derive(config, *simulated);
+  const char* row = "  {:<24}{:<26}{}";
+  line(row, "", "analytical", d ? "simulated" : "");
+  line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
+       d ? fmt::format("{}   ({:.2f} % of the roof)", milliseconds(d->time_s), d->percent_of_roof) : "");
+  line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
+  line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
+  line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
+       d ? fmt::format("{:.6f}", d->intensity) : "");
+  line(row, "FLOP/s", engineering(r.roof_flop_per_s, "FLOP/s") + " (roof)",
+       d ? engineering(d->flop_per_s, "FLOP/s") : "");
+  line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
+       d ? engineering(d->hbm_bytes_per_s, "B/s") : "");
+  line(row, "bound", std::string(name_of(r.bound)),
+       d ? fmt::format("{} (HBM busy {:.1f} %, compute busy {:.1f} %)", d->bound,
+                       100 * d->hbm_busy, 100 * d->compute_busy)
+         : "");
+  line("");
+  line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
+       milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
+  const Footprint& f = a.footprint;
+  line("  per block: SRAM {} ({} inputs x {} stage{}), registers {} ({} accumulators)",
+       format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
+       f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
+  line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
+       config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+
+  if (d) {
+    const CoreStats& c = d->cores;
+    const double core_time = d->time_s * hw.cores;
+    auto share = [&](Time t) { return percent(t.seconds() / core_time); };
+    line("");
+    line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
+    line("    compute busy              {:>7}   (overlapped with memory: {})", share(c.compute_busy),
+         share(c.overlap));
+    line("    waiting for data          {:>7}", share(c.waiting_data));
+    line("    draining (stores, syncs)  {:>7}", share(c.draining));
+    line("    no work (start, tail)     {:>7}", share(c.no_work));
+    line("  overlap: {:.1f} % of the shorter of memory activity and compute ran alongside the other",
+         100 * d->overlap_fraction);
+    const std::uint64_t requests = simulated->hbm.reads + simulated->hbm.writes;
+    line("  also: loads waited {} for a free buffer, {} for the in-flight limit (core-time);",
+         share(c.buffer_wait), share(c.in_flight_limit));
+    line("        HBM requests queued {} on average; SRAM bandwidth stretched compute by {}",
+         engineering(requests ? simulated->hbm.queue_delay.seconds() / requests : 0, "s"),
+         share(d->compute.operand_limited));
+    line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
+         with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
+  std::vector<std::pair<std::string, std::string>> leaves;
+  auto walk = [&](auto&& self, const Json& node, const std::string& path) -> void {
+    if (node.is_object()) {
+      for (const auto& [key, value] : node.items()) self(self, value, path.empty() ? key : path + "." + key);
+    } else if (node.is_array()) {
+      std::string joined;
+      for (const auto& item : node) {
+        joined += (joined.empty() ? "" : ";") + (item.is_string() ? item.get<std::string>() : item.dump());
+      }
+      leaves.emplace_back(path, joined);
+    } else {
+      leaves.emplace_back(path, node.is_string() ? node.get<std::string>() : node.dump());
+    }
+  };
+  walk(walk, json, "");
+  return leaves;
+}
+
+std::string report_csv(const Json& report) {
+  auto quote = [](const std::string& field) {
+    if (field.find_first_of(",\"\n") == std::string::npos) return field;
+    std::string quoted = "\"";
+    for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  std::string header, values;
+  for (const auto& [name, value] : flatten(report)) {
+    header += (header.empty() ? "" : ",") + quote(name);
+    values += (values.empty() ? "" : ",") + quote(value);
+  }
+  return header + "\n" + values + "\n";
+}
+
+}  // namespace ridgeline

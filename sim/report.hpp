@@ -1,0 +1,31 @@
+// Turns a run's analytical model and simulated counters into what users read: text on stdout,
+// JSON and CSV files. Every figure is derived here, once, from the counters.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/config.hpp"
+#include "sim/simulate.hpp"
+
+namespace ridgeline {
+
+using Json = nlohmann::ordered_json;
+
+/// The full report; `simulated` is null for `ridgeline analyze`.
+Json report_json(const RunConfig& config, const SimulationResult* simulated);
+
+/// The human-readable report of the same figures.
+std::string report_text(const RunConfig& config, const SimulationResult* simulated);
+
+/// One header line and one row: the JSON's leaves, named by their dotted paths (units included
+/// in the names, e.g. simulated.time_s).
+std::string report_csv(const Json& report);
+
+/// Leaves of `json` as (dotted path, value) in document order; lists are joined with ';'.
+std::vector<std::pair<std::string, std::string>> flatten(const Json& json);
+
+/// 1234567 -> "1,234,567".
+std::string with_commas(std::uint64_t value);
+
+}  // namespace ridgeline

@@ -1,0 +1,100 @@
+#include "sim/simulate.hpp"
+
+#include <systemc>
+
+#include "sim/accelerator.hpp"
+
+namespace ridgeline {
+
+CoreStats SimulationResult::core_total() const {
+  CoreStats total;
+  for (const CoreResult& r : cores) {
+    const CoreStats& c = r.core;
+    total.blocks += c.blocks;
+    total.loads += c.loads;
+    total.stores += c.stores;
+    total.barriers += c.barriers;
+    total.load_bytes += c.load_bytes;
+    total.store_bytes += c.store_bytes;
+    total.ops += c.ops;
+    total.wakeups += c.wakeups;
+    total.peak_resident_blocks = std::max(total.peak_resident_blocks, c.peak_resident_blocks);
+    total.compute_busy += c.compute_busy;
+    total.memory_active += c.memory_active;
+    total.overlap += c.overlap;
+    total.waiting_data += c.waiting_data;
+    total.draining += c.draining;
+    // A core that finished early waited, with nothing to do, for the others.
+    total.no_work += c.no_work + (time - c.finish);
+    total.buffer_wait += c.buffer_wait;
+    total.in_flight_limit += c.in_flight_limit;
+    total.finish = max(total.finish, c.finish);
+  }
+  return total;
+}
+
+ComputeUnitStats SimulationResult::compute_total() const {
+  ComputeUnitStats total;
+  for (const CoreResult& r : cores) {
+    total.flops += r.compute.flops;
+    total.ops += r.compute.ops;
+    total.busy += r.compute.busy;
+    total.operand_limited += r.compute.operand_limited;
+  }
+  return total;
+}
+
+SramStats SimulationResult::sram_total() const {
+  SramStats total;
+  for (const CoreResult& r : cores) {
+    total.read_bytes += r.sram.read_bytes;
+    total.write_bytes += r.sram.write_bytes;
+    total.read_busy += r.sram.read_busy;
+    total.write_busy += r.sram.write_busy;
+    total.peak_allocated_bytes = std::max(total.peak_allocated_bytes, r.sram.peak_allocated_bytes);
+  }
+  return total;
+}
+
+SimulationResult simulate(const RunConfig& config) {
+  const Kernel kernel = build_kernel(config.workload);
+  Accelerator accelerator("top", config.hardware, kernel);
+  sc_core::sc_start();
+
+  SimulationResult result;
+  result.hbm = accelerator.hbm.timing().stats();
+  result.hbm_channels = config.hardware.hbm.channels;
+  result.scheduler = accelerator.scheduler.stats();
+  for (const auto& core : accelerator.cores) {
+    result.cores.push_back(CoreResult{core->stats(), core->compute.timing.stats(),
+                                      core->sram.timing.stats(), core->registers.timing.stats()});
+    result.time = max(result.time, core->stats().finish);
+  }
+
+  // The uncontended time of one block: each op alone on its unit, memory at full bandwidth.
+  const HardwareParams& hw = config.hardware;
+  const ComputeUnitTiming compute(hw.core.compute, hw.core_clock);
+  const SramTiming sram(hw.core.sram, hw.core_clock);
+  result.block_critical_path = kernel.program.critical_path([&](const Op& op) -> Program::OpTiming {
+    switch (op.kind) {
+      case OpKind::load:
+      case OpKind::store: {
+        const Time transfer = hw.hbm.peak_bandwidth.transfer_time(op.hbm_bytes());
+        return {transfer, transfer + hw.hbm.access_latency};
+      }
+      case OpKind::compute: {
+        const Time busy = max(compute.execution_time(op.flops, kernel.compute_type),
+                              sram.read_time(op.sram_read_bytes));
+        return {busy, busy + compute.pipeline_latency()};
+      }
+      case OpKind::barrier: {
+        const Time wait = hw.core_clock.duration(op.cycles);
+        return {wait, wait};
+      }
+    }
+    return {};
+  });
+  return result;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,45 @@
+// Runs one configuration through the SystemC models and collects what they counted.
+// SystemC elaborates once per process: call simulate() at most once in a process.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/compute_unit.hpp"
+#include "models/core.hpp"
+#include "models/hbm.hpp"
+#include "models/register_file.hpp"
+#include "models/scheduler.hpp"
+#include "models/sram.hpp"
+#include "sim/config.hpp"
+
+namespace ridgeline {
+
+/// One core's counters, as its modules left them.
+struct CoreResult {
+  CoreStats core;
+  ComputeUnitStats compute;
+  SramStats sram;
+  RegisterFileStats registers;
+};
+
+struct SimulationResult {
+  Time time;                           ///< when the last block retired
+  HbmStats hbm;
+  SchedulerStats scheduler;
+  std::vector<CoreResult> cores;
+  Time block_critical_path;            ///< one block's program with no contention
+  std::uint32_t hbm_channels = 1;
+
+  // Totals over cores (time spans are summed core-time).
+  CoreStats core_total() const;
+  ComputeUnitStats compute_total() const;
+  SramStats sram_total() const;
+
+  std::uint64_t flops() const { return compute_total().flops; }
+  std::uint64_t hbm_bytes() const { return hbm.read_bytes + hbm.write_bytes; }
+};
+
+SimulationResult simulate(const RunConfig& config);
+
+}  // namespace ridgeline

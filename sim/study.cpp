@@ -1,0 +1,126 @@
+#include "sim/study.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/child_process.hpp"
+#include "sim/config.hpp"
+#include "sim/report.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the note's row names.
+std::string row_label(const WorkloadSpec& spec) {
+  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
+    if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
+    const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
+                                 ? fmt::format("t = {}", g->tile.m)
+                                 : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
+    return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
+  }
+  return "vector add";
+}
+
+Json read_json(const std::string& path) {
+  std::ifstream file(path);
+  return Json::parse(file);
+}
+
+}  // namespace
+
+int run_study(const StudyOptions& options) {
+  std::vector<RunConfig> configs;
+  for (const auto& path : options.workload_paths) {
+    configs.push_back(load_config(options.hardware_path, path, options.overrides));
+  }
+  const RunConfig& first = configs.front();
+  fmt::print("Ridgeline study on {}: P = {:.6f} TFLOP/s, BW = {:.6f} TB/s, ridge = {:.6f} FLOP/byte\n\n",
+             first.hardware.name, first.analysis.roof.peak_flop_per_s / 1e12,
+             first.analysis.roof.hbm_bytes_per_s / 1e12, first.analysis.roofline.ridge_flop_per_byte);
+
+  fmt::print("Analytical (the seed note's model)\n");
+  const char* analytical_row = "  {:<20} {:>18} {:>11} {:>14} {:>8} {:>14} {:>14} {:>14}\n";
+  fmt::print(analytical_row, "method", "Q (bytes)", "I (FLOP/B)", "roof (TFLOP/s)", "bound",
+             "T_compute (ms)", "T_memory (ms)", "T_ideal (ms)");
+  for (const RunConfig& c : configs) {
+    const Roofline& r = c.analysis.roofline;
+    fmt::print(analytical_row, row_label(c.workload), with_commas(c.analysis.hbm_bytes()),
+               fmt::format("{:.6f}", r.intensity_flop_per_byte),
+               fmt::format("{:.6f}", r.roof_flop_per_s / 1e12), name_of(r.bound),
+               fmt::format("{:.6f}", r.t_compute_s * 1e3), fmt::format("{:.6f}", r.t_memory_s * 1e3),
+               fmt::format("{:.6f}", r.t_ideal_s * 1e3));
+  }
+  std::cout << std::flush;
+
+  Json all = Json::array();
+  int exit_code = 0;
+  if (options.analytical_only) {
+    for (const RunConfig& c : configs) all.push_back(report_json(c, nullptr));
+  } else {
+    char directory_template[] = "/tmp/ridgeline-study-XXXXXX";
+    const char* directory = mkdtemp(directory_template);
+    if (directory == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
+    std::vector<std::vector<std::string>> runs;
+    std::vector<std::string> outputs;
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      outputs.push_back(fmt::format("{}/{}.json", directory, i));
+      std::vector<std::string> arguments{"run", options.hardware_path, options.workload_paths[i],
+                                         "--quiet", "--json", outputs.back()};
+      for (const auto& assignment : options.overrides) {
+        arguments.push_back("--set");
+        arguments.push_back(assignment);
+      }
+      runs.push_back(std::move(arguments));
+    }
+    fmt::print("\nSimulated ({} runs, {} at a time)\n", runs.size(), options.jobs);
+    std::cout << std::flush;
+    const std::vector<ChildResult> results = run_children(self_executable(), runs, options.jobs);
+
+    const char* simulated_row = "  {:<20} {:>14} {:>14} {:>9} {:>12} {:>12} {:>11} {:>8} {:>8} {:>8}\n";
+    fmt::print(simulated_row, "method", "T_ideal (ms)", "simulated (ms)", "sim/ideal",
+               "TFLOP/s", "HBM TB/s", "I measured", "Q exact", "overlap", "bound");
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      const RunConfig& c = configs[i];
+      if (results[i].exit_code != 0) {
+        fmt::print("  {:<20} failed: {}\n", row_label(c.workload), results[i].error_text);
+        exit_code = 1;
+        continue;
+      }
+      const Json report = read_json(outputs[i]);
+      std::remove(outputs[i].c_str());
+      const Json& s = report["simulated"];
+      const double time = s["time_s"].get<double>();
+      const double ideal = c.analysis.roofline.t_ideal_s;
+      fmt::print(simulated_row, row_label(c.workload), fmt::format("{:.6f}", ideal * 1e3),
+                 fmt::format("{:.6f}", time * 1e3), fmt::format("{:.4f}", time / ideal),
+                 fmt::format("{:.6f}", s["achieved_flop_per_s"].get<double>() / 1e12),
+                 fmt::format("{:.6f}", s["achieved_hbm_bytes_per_s"].get<double>() / 1e12),
+                 fmt::format("{:.6f}", s["intensity_flop_per_byte"].get<double>()),
+                 s["hbm_bytes"].get<std::uint64_t>() == c.analysis.hbm_bytes() ? "yes" : "NO",
+                 fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()),
+                 s["bound"].get<std::string>());
+      all.push_back(report);
+    }
+    rmdir(directory);
+    fmt::print("\n  sim/ideal: simulated time over T_ideal. Q exact: HBM bytes counted in the simulation "
+               "equal the model's Q.\n  overlap: per core, the share of the shorter of memory activity "
+               "and compute that ran alongside the other.\n  bound: the busier of HBM and the compute "
+               "units in the simulation.\n");
+  }
+  if (!options.json_path.empty()) {
+    std::ofstream file(options.json_path);
+    file << all.dump(2) << '\n';
+  }
+  return exit_code;
+}
+
+}  // namespace ridgeline

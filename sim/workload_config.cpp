@@ -1,0 +1,130 @@
+#include "sim/workload_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace ridgeline {
+
+namespace {
+
+constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;  // keeps every byte count in 64 bits
+
+DataType parse_data_type(const ConfigNode& node) {
+  std::vector<std::string_view> names;
+  for (DataType type : kAllDataTypes) names.push_back(name_of(type));
+  return *data_type_named(node.choice(names));
+}
+
+std::uint64_t dimension(const ConfigNode& node) {
+  const std::uint64_t value = node.positive_count();
+  if (value > (std::uint64_t{1} << 24)) {
+    node.fail("must be at most 16777216 (2^24)", "larger matrices overflow 64-bit byte counts");
+  }
+  return value;
+}
+
+// `tile` divides `whole` and is no larger.
+void check_divides(const ConfigNode& tile_node, std::uint64_t tile, std::uint64_t whole,
+                   const char* matrix_dim) {
+  if (tile > whole) {
+    tile_node.fail(fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
+                   fmt::format("use a tile of at most {}", whole));
+  }
+  if (whole % tile != 0) {
+    tile_node.fail(fmt::format("the tile does not divide the matrix ({} = {})", matrix_dim, whole),
+                   "choose a divisor of it");
+  }
+}
+
+GemmSpec parse_gemm(const ConfigNode& w) {
+  GemmSpec spec;
+  spec.m = dimension(w.required("m"));
+  spec.n = dimension(w.required("n"));
+  spec.k = dimension(w.required("k"));
+  spec.dtype = parse_data_type(w.required("dtype"));
+  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes: keep it, and
+  // F = 2 M N K, within 63 bits.
+  using u128 = unsigned __int128;
+  const u128 products = u128{spec.m} * spec.n * spec.k;
+  const u128 largest = 2 * products * element_bytes(spec.dtype) + u128{spec.m} * spec.n * 8;
+  if (largest >= (u128{1} << 63)) {
+    w.fail(fmt::format("M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
+                       spec.m, spec.n, spec.k),
+           "reduce the matrix sizes");
+  }
+  spec.accumulator = default_accumulator(spec.dtype);
+  if (auto accumulator = w.optional("accumulator")) spec.accumulator = parse_data_type(*accumulator);
+  spec.strategy = w.required("strategy").choice({"no_reuse", "tiled"}) == "tiled"
+                      ? GemmStrategy::tiled
+                      : GemmStrategy::no_reuse;
+
+  const ConfigNode tile = w.required("tile");
+  const ConfigNode tile_m = tile.required("m");
+  const ConfigNode tile_n = tile.required("n");
+  const ConfigNode tile_k = tile.required("k");
+  spec.tile = TileShape{tile_m.positive_count(), tile_n.positive_count(), tile_k.positive_count()};
+  tile.reject_unknown_keys();
+  check_divides(tile_m, spec.tile.m, spec.m, "m");
+  check_divides(tile_n, spec.tile.n, spec.n, "n");
+  check_divides(tile_k, spec.tile.k, spec.k, "k");
+
+  const ConfigNode stages = w.required("stages");
+  spec.stages = static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
+  if (spec.stages > spec.k / spec.tile.k && spec.stages > 1) {
+    stages.fail(fmt::format("more stages than K-steps ({} / {} = {})", spec.k, spec.tile.k,
+                            spec.k / spec.tile.k),
+                "use at most that many");
+  }
+
+  if (auto registers = w.optional("register_tile")) {
+    const ConfigNode r_m = registers->required("m");
+    const ConfigNode r_n = registers->required("n");
+    spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
+    registers->reject_unknown_keys();
+    if (spec.tile.m % spec.register_tile.m != 0) {
+      r_m.fail(fmt::format("must divide tile.m = {}", spec.tile.m));
+    }
+    if (spec.tile.n % spec.register_tile.n != 0) {
+      r_n.fail(fmt::format("must divide tile.n = {}", spec.tile.n));
+    }
+  }
+  return spec;
+}
+
+VectorAddSpec parse_vector_add(const ConfigNode& w) {
+  VectorAddSpec spec;
+  const ConfigNode length = w.required("length");
+  spec.length = length.positive_count();
+  if (spec.length > kMaxElements) length.fail("must be at most 2^40 elements");
+  spec.dtype = parse_data_type(w.required("dtype"));
+  // Defaults: 4096-element chunks, 16 per block, two in flight (documented in docs/CONFIG.md).
+  spec.chunk_elements = 4096;
+  if (auto chunk = w.optional("chunk_elements")) spec.chunk_elements = chunk->positive_count();
+  spec.block_elements = 16 * spec.chunk_elements;
+  if (auto block = w.optional("block_elements")) {
+    spec.block_elements = block->positive_count();
+    if (spec.block_elements % spec.chunk_elements != 0) {
+      block->fail(fmt::format("must be a multiple of chunk_elements = {}", spec.chunk_elements));
+    }
+  }
+  spec.stages = 2;
+  if (auto stages = w.optional("stages")) {
+    spec.stages = static_cast<std::uint32_t>(std::min<std::uint64_t>(stages->positive_count(), 1u << 20));
+  }
+  spec.block_elements = std::min(spec.block_elements, spec.length);
+  spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
+  return spec;
+}
+
+}  // namespace
+
+WorkloadSpec parse_workload(const ConfigNode& w) {
+  const std::string kind = w.required("kind").choice({"gemm", "vector_add"});
+  WorkloadSpec spec = kind == "gemm" ? WorkloadSpec{parse_gemm(w)} : WorkloadSpec{parse_vector_add(w)};
+  w.reject_unknown_keys();
+  return spec;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,184 @@
+// Bad input is the user's fault and gets one clear message: file:line:column, key, value, rule.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "sim/config_error.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+using test::config_path;
+
+class ConfigTest : public ::testing::Test {
+ protected:
+  // Writes `text` to a temporary file and returns its path.
+  std::string file(const std::string& text) {
+    const std::string path = ::testing::TempDir() + "ridgeline_config_" +
+                             std::to_string(files_.size()) + "_" +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
+    std::ofstream(path) << text;
+    files_.push_back(path);
+    return path;
+  }
+  void TearDown() override {
+    for (const auto& path : files_) std::remove(path.c_str());
+  }
+
+  // Loads and expects a ConfigError whose message contains every part.
+  ConfigError expect_error(const std::string& hardware, const std::string& workload,
+                           const std::vector<std::string>& parts,
+                           const std::vector<std::string>& overrides = {}) {
+    try {
+      load_config(hardware, workload, overrides);
+    } catch (const ConfigError& error) {
+      for (const auto& part : parts) {
+        EXPECT_NE(std::string(error.what()).find(part), std::string::npos)
+            << "missing '" << part << "' in: " << error.what();
+      }
+      EXPECT_EQ(std::string(error.what()).find('\n'), std::string::npos) << "one line";
+      return error;
+    }
+    ADD_FAILURE() << "no error";
+    return ConfigError({}, "", "", "");
+  }
+
+  std::string seed_hardware() { return config_path("hardware/seed.yaml"); }
+  std::string gemm() { return config_path("workloads/seed/gemm-4096-t64-double.yaml"); }
+
+  std::string hardware_with(const std::string& hbm_block) {
+    return file(R"(hardware:
+  name: test
+  clock: 1GHz
+  cores:
+    count: 4
+    max_resident_blocks: 2
+    sram: {capacity: 256KiB, read_bandwidth: 128B/cycle, write_bandwidth: 128B/cycle}
+    registers: {capacity: 256KiB}
+    compute:
+      throughput: {fp32: 256FLOP/cycle}
+      pipeline_latency: 4cycles
+  hbm:
+)" + hbm_block);
+  }
+
+  std::vector<std::string> files_;
+};
+
+TEST_F(ConfigTest, ValidFilesLoad) {
+  const RunConfig config = load_config(seed_hardware(), gemm(), {});
+  EXPECT_EQ(config.hardware.cores, 128u);
+  EXPECT_EQ(config.hardware.core_clock.frequency_hz, 1'250'000'000u);
+  EXPECT_EQ(config.hardware.hbm.peak_bandwidth.bytes_per_second, 1'000'000'000'000u);
+  EXPECT_EQ(config.hardware.hbm.access_latency.ps(), 500'000u);
+  EXPECT_EQ(config.hardware.core.sram.capacity_bytes, 512u * 1024);
+  EXPECT_EQ(std::get<GemmSpec>(config.workload).tile.m, 64u);
+}
+
+TEST_F(ConfigTest, UnknownKeyNamesPositionAndSuggestion) {
+  const std::string hw = hardware_with(
+      "    bandwidth: 1TB/s\n    latency: 500ns\n    channels: 8\n    chanels: 8\n"
+      "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n");
+  const ConfigError error = expect_error(hw, gemm(), {":16:5:", "hardware.hbm.chanels", "unknown key 'chanels'",
+                                                       "did you mean 'channels'?"});
+  EXPECT_EQ(error.where().line, 16);
+  EXPECT_EQ(error.where().column, 5);
+}
+
+TEST_F(ConfigTest, MisspelledRequiredKeyPointsAtTheTypo) {
+  const std::string hw = hardware_with(
+      "    bandwdith: 1TB/s\n    latency: 500ns\n    channels: 8\n"
+      "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n");
+  expect_error(hw, gemm(), {":13:5:", "hardware.hbm.bandwidth", "missing required key 'bandwidth'",
+                            "found unknown key 'bandwdith'", "did you mean 'bandwidth'?"});
+}
+
+TEST_F(ConfigTest, MissingRequiredKeyIsNeverDefaulted) {
+  const std::string hw = hardware_with(
+      "    bandwidth: 1TB/s\n    channels: 8\n    interleave: 256B\n"
+      "    max_bytes_in_flight_per_core: 64KiB\n");
+  expect_error(hw, gemm(), {"hardware.hbm.latency", "missing required key 'latency'", "no value is assumed"});
+}
+
+TEST_F(ConfigTest, WrongTypeZeroAndUnitTypos) {
+  const std::string tail = "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n";
+  expect_error(hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: [1, 2]\n" + tail), gemm(),
+               {"hardware.hbm.channels", "expected a single value"});
+  expect_error(hardware_with("    bandwidth: 0TB/s\n    latency: 500ns\n    channels: 8\n" + tail), gemm(),
+               {":13:16:", "hardware.hbm.bandwidth", "value \"0TB/s\"", "must be greater than zero"});
+  expect_error(hardware_with("    bandwidth: 1TB\n    latency: 500ns\n    channels: 8\n" + tail), gemm(),
+               {"value \"1TB\"", "'TB' is a unit of size", "such as 1TB/s"});
+  expect_error(hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: -8\n" + tail), gemm(),
+               {"hardware.hbm.channels", "expected a whole number"});
+}
+
+TEST_F(ConfigTest, TileRules) {
+  expect_error(seed_hardware(), gemm(), {"--set workload.tile.m=8192", "the tile is larger than the matrix"},
+               {"workload.tile.m=8192"});
+  expect_error(seed_hardware(), gemm(), {"workload.tile.n", "does not divide the matrix"},
+               {"workload.tile.n=48"});
+  expect_error(seed_hardware(), gemm(), {"workload.stages", "more stages than K-steps"},
+               {"workload.stages=65"});
+}
+
+TEST_F(ConfigTest, OnChipCapacityIsChecked) {
+  expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-t128-double.yaml"),
+               {"workload.tile", "one block needs 256 KiB of SRAM (128 KiB of inputs x 2 stages)",
+                "a core has 128 KiB"},
+               {"hardware.cores.sram.capacity=128KiB"});
+  expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-t128-double.yaml"),
+               {"one block needs 64 KiB of registers", "a core has 32 KiB"},
+               {"hardware.cores.registers.capacity=32KiB"});
+}
+
+TEST_F(ConfigTest, DataTypeTheMachineLacks) {
+  expect_error(seed_hardware(), gemm(), {"workload.dtype", "gives no fp8 throughput", "fp32"},
+               {"workload.dtype=fp8"});
+  expect_error(seed_hardware(), gemm(), {"workload.dtype", "not an accepted value", "did you mean 'fp32'"},
+               {"workload.dtype=fp23"});
+}
+
+TEST_F(ConfigTest, OverridesApplyInOrderAndNameThemselves) {
+  const RunConfig config = load_config(seed_hardware(), gemm(),
+                                       {"workload.tile={m: 32, n: 32, k: 32}", "workload.tile.k=64",
+                                        "hardware.hbm.bandwidth=2TB/s"});
+  const auto& spec = std::get<GemmSpec>(config.workload);
+  EXPECT_EQ(spec.tile.m, 32u);
+  EXPECT_EQ(spec.tile.k, 64u);
+  EXPECT_DOUBLE_EQ(config.analysis.roof.hbm_bytes_per_s, 2e12);
+
+  expect_error(seed_hardware(), gemm(), {"--set hardwre.hbm.bandwidth=2TB/s", "starts with 'hardware.' or 'workload.'"},
+               {"hardwre.hbm.bandwidth=2TB/s"});
+  expect_error(seed_hardware(), gemm(), {"--set workload.tile", "expected key.path=value"}, {"workload.tile"});
+  expect_error(seed_hardware(), gemm(), {"workload.tiles", "unknown key 'tiles'", "did you mean 'tile'"},
+               {"workload.tiles.m=3"});
+}
+
+TEST_F(ConfigTest, MalformedEmptyAndMisrootedFiles) {
+  expect_error(file("hardware:\n  name: [unclosed\n"), gemm(), {":3:1:", "malformed YAML"});
+  expect_error(file(""), gemm(), {"the file is empty"});
+  expect_error(file("workload:\n  kind: gemm\n"), gemm(), {"missing top-level key 'hardware'"});
+  expect_error(seed_hardware(), file("workload:\n  kind: gemm\n  kind: gemm\n  m: 1\n"), {"missing required key 'n'"});
+  expect_error(file("\x01\x02\xff\xfe garbage: ["), gemm(), {"malformed YAML"});
+  expect_error("/nonexistent/hardware.yaml", gemm(), {"/nonexistent/hardware.yaml", "cannot open the file"});
+}
+
+TEST_F(ConfigTest, DuplicateKeysAreRefused) {
+  expect_error(seed_hardware(),
+               file("workload:\n  kind: vector_add\n  length: 1024\n  length: 2048\n  dtype: fp32\n"),
+               {":4:3:", "key 'length' is given twice"});
+}
+
+TEST_F(ConfigTest, SizesThatWouldOverflowAreRefused) {
+  expect_error(seed_hardware(), gemm(), {"too large", "overflow"},
+               {"workload.m=16777216", "workload.n=16777216", "workload.k=16777216"});
+  // 65536^3 is well inside the limits: the model's counts stay exact.
+  const RunConfig big = load_config(seed_hardware(), gemm(),
+                                    {"workload.m=65536", "workload.n=65536", "workload.k=65536"});
+  EXPECT_EQ(big.analysis.flops, 2ull * 65536 * 65536 * 65536);
+}
+
+}  // namespace
+}  // namespace ridgeline

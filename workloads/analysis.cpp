@@ -1,0 +1,37 @@
+#include "workloads/analysis.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace ridgeline {
+
+std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
+
+Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof) {
+  Roofline r;
+  const auto f = static_cast<double>(flops);
+  const auto q = static_cast<double>(bytes);
+  r.intensity_flop_per_byte = q > 0 ? f / q : std::numeric_limits<double>::infinity();
+  r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
+  r.roof_flop_per_s = std::min(roof.peak_flop_per_s, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
+  r.t_compute_s = f / roof.peak_flop_per_s;
+  r.t_memory_s = q / roof.hbm_bytes_per_s;
+  r.t_ideal_s = std::max(r.t_compute_s, r.t_memory_s);
+  // Compare times rather than I with the ridge: the same test without a second rounding.
+  r.bound = r.t_memory_s > r.t_compute_s ? Bound::memory : Bound::compute;
+  return r;
+}
+
+Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity) {
+  Occupancy result{capacity.max_blocks, "max_resident_blocks"};
+  auto limit = [&](std::uint64_t need, std::uint64_t have, const char* name) {
+    if (need == 0) return;
+    const std::uint64_t fit = have / need;
+    if (fit < result.blocks_per_core) result = Occupancy{fit, name};
+  };
+  limit(footprint.sram_bytes, capacity.sram_bytes, "sram");
+  limit(footprint.register_bytes, capacity.register_bytes, "registers");
+  return result;
+}
+
+}  // namespace ridgeline

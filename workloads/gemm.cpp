@@ -1,0 +1,129 @@
+#include "workloads/gemm.hpp"
+
+#include <fmt/format.h>
+
+#include "workloads/layout.hpp"
+
+namespace ridgeline {
+
+std::string_view name_of(GemmStrategy strategy) {
+  return strategy == GemmStrategy::no_reuse ? "no_reuse" : "tiled";
+}
+
+std::string describe(const GemmSpec& s) {
+  std::string text = fmt::format("gemm {}x{}x{} {} {}", s.m, s.n, s.k, name_of(s.dtype),
+                                 name_of(s.strategy));
+  if (s.strategy == GemmStrategy::tiled) {
+    text += fmt::format(" tile {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
+                        s.stages == 1 ? "" : "s");
+  }
+  return text;
+}
+
+Footprint footprint(const GemmSpec& s) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  Footprint f;
+  f.stages = s.stages;
+  f.accumulator_bytes = s.tile.m * s.tile.n * element_bytes(s.accumulator);
+  f.register_bytes = f.accumulator_bytes;
+  if (s.strategy == GemmStrategy::tiled) {
+    f.input_bytes_per_stage = (s.tile.m * s.tile.k + s.tile.k * s.tile.n) * e;
+    f.input_bytes = f.input_bytes_per_stage * s.stages;
+    f.sram_bytes = f.input_bytes;
+  }
+  return f;
+}
+
+Analysis analyze(const GemmSpec& s, const Roof& roof) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  Analysis a;
+  a.flops = 2 * s.m * s.n * s.k;
+  if (s.strategy == GemmStrategy::no_reuse) {
+    a.hbm_read_bytes = 2 * s.m * s.n * s.k * e;  // one A and one B element per multiply
+  } else {
+    // Each of the (M/B_M)(N/B_N) blocks reads all of A's row panel and B's column panel.
+    a.hbm_read_bytes = (s.n / s.tile.n) * s.m * s.k * e + (s.m / s.tile.m) * s.k * s.n * e;
+  }
+  a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
+  a.roof = roof;
+  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  a.footprint = footprint(s);
+  return a;
+}
+
+Kernel build_kernel(const GemmSpec& s) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  const MatrixLayout layout = gemm_layout(s.m, s.n, s.k, e);
+  const TileShape& t = s.tile;
+  const bool tiled = s.strategy == GemmStrategy::tiled;
+  const std::uint64_t steps = s.k / t.k;
+
+  // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. No reuse re-reads
+  // that region once per output column of the block; B_k likewise once per output row.
+  auto a_tile = [&](std::uint64_t step) {
+    AddressPattern p;
+    p.region_of_block0 = Region{layout.a + step * t.k * e, t.m, t.k * e, s.k * e, tiled ? 1 : t.n};
+    p.block_row_bytes = t.m * s.k * e;
+    return p;
+  };
+  auto b_tile = [&](std::uint64_t step) {
+    AddressPattern p;
+    p.region_of_block0 = Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e,
+                                tiled ? 1 : t.m};
+    p.block_col_bytes = t.n * e;
+    return p;
+  };
+  AddressPattern c_tile;
+  c_tile.region_of_block0 = Region{layout.c, t.m, t.n * e, s.n * e, 1};
+  c_tile.block_row_bytes = t.m * s.n * e;
+  c_tile.block_col_bytes = t.n * e;
+
+  // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
+  // R_M elements of A and R_N of B per k.
+  const RegisterTile& r = s.register_tile;
+  const std::uint64_t sram_reads =
+      tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
+
+  ProgramBuilder builder({"A", "B", "C"});
+  constexpr std::uint8_t kA = 0, kB = 1, kC = 2;
+  std::vector<std::uint32_t> computes;
+  std::uint32_t previous_load = 0;
+  for (std::uint64_t step = 0; step < steps; ++step) {
+    const auto k = static_cast<std::uint32_t>(step);
+    // Tiled loads land in SRAM; without reuse, operands go straight to registers.
+    const AddressPattern a_k = a_tile(step);
+    const AddressPattern b_k = b_tile(step);
+    const std::uint32_t a = builder.add(Op::load(kA, k, a_k, tiled ? a_k.region_of_block0.bytes() : 0));
+    const std::uint32_t b = builder.add(Op::load(kB, k, b_k, tiled ? b_k.region_of_block0.bytes() : 0));
+    const std::uint32_t c = builder.add(Op::compute(k, 2 * t.m * t.n * t.k, sram_reads));
+    builder.depend(a, c, EdgeKind::data);
+    builder.depend(b, c, EdgeKind::data);
+    // One in-order load queue per block: A_k, B_k, A_k+1, ...
+    if (step > 0) builder.depend(previous_load, a, EdgeKind::issue_order);
+    builder.depend(a, b, EdgeKind::issue_order);
+    previous_load = b;
+    // Partial sums accumulate in K order.
+    if (step > 0) builder.depend(computes.back(), c, EdgeKind::issue_order);
+    // Stage buffer k mod s is free once compute k - s has read it.
+    if (step >= s.stages) {
+      builder.depend(computes[step - s.stages], a, EdgeKind::buffer_reuse);
+      builder.depend(computes[step - s.stages], b, EdgeKind::buffer_reuse);
+    }
+    computes.push_back(c);
+  }
+  const std::uint32_t store = builder.add(Op::store(kC, 0, c_tile));
+  builder.depend(computes.back(), store, EdgeKind::data);
+
+  Kernel kernel;
+  kernel.name = describe(s);
+  kernel.compute_type = s.dtype;
+  kernel.program = builder.compile();
+  kernel.grid_rows = s.m / t.m;
+  kernel.grid_cols = s.n / t.n;
+  const Footprint f = footprint(s);
+  kernel.sram_bytes_per_block = f.sram_bytes;
+  kernel.register_bytes_per_block = f.register_bytes;
+  return kernel;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,98 @@
+#include "workloads/vector_add.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "workloads/layout.hpp"
+
+namespace ridgeline {
+
+std::string describe(const VectorAddSpec& s) {
+  return fmt::format("vector_add {} {}", s.length, name_of(s.dtype));
+}
+
+Footprint footprint(const VectorAddSpec& s) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  Footprint f;
+  f.stages = s.stages;
+  f.input_bytes_per_stage = 2 * s.chunk_elements * e;   // A and B chunks
+  f.input_bytes = f.input_bytes_per_stage * s.stages;
+  f.accumulator_bytes = s.chunk_elements * e;           // the C chunk before it is stored
+  f.register_bytes = f.input_bytes + f.accumulator_bytes;  // operands land in registers
+  return f;
+}
+
+Analysis analyze(const VectorAddSpec& s, const Roof& roof) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  Analysis a;
+  a.flops = s.length;
+  a.hbm_read_bytes = 2 * s.length * e;
+  a.hbm_write_bytes = s.length * e;
+  a.roof = roof;
+  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  a.footprint = footprint(s);
+  return a;
+}
+
+namespace {
+
+// The program of one block of `elements` elements, chunk by chunk.
+Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
+  const std::uint64_t e = element_bytes(s.dtype);
+  const MatrixLayout layout = vector_layout(s.length, e);
+  ProgramBuilder builder({"A", "B", "C"});
+  std::vector<std::uint32_t> computes;
+  std::uint32_t previous_load = 0;
+  const std::uint64_t chunks = (elements + s.chunk_elements - 1) / s.chunk_elements;
+  for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+    const std::uint64_t first = chunk * s.chunk_elements;
+    const std::uint64_t count = std::min(s.chunk_elements, elements - first);
+    auto part = [&](std::uint64_t tensor_base) {
+      AddressPattern p;
+      p.region_of_block0 = Region{tensor_base + first * e, 1, count * e, count * e, 1};
+      p.block_row_bytes = s.block_elements * e;
+      return p;
+    };
+    const auto step = static_cast<std::uint32_t>(chunk);
+    const std::uint32_t a = builder.add(Op::load(0, step, part(layout.a), 0));  // into registers
+    const std::uint32_t b = builder.add(Op::load(1, step, part(layout.b), 0));
+    const std::uint32_t c = builder.add(Op::compute(step, count, 0));
+    const std::uint32_t store = builder.add(Op::store(2, step, part(layout.c)));
+    builder.depend(a, c, EdgeKind::data);
+    builder.depend(b, c, EdgeKind::data);
+    builder.depend(c, store, EdgeKind::data);
+    if (chunk > 0) builder.depend(previous_load, a, EdgeKind::issue_order);
+    builder.depend(a, b, EdgeKind::issue_order);
+    previous_load = b;
+    if (chunk > 0) builder.depend(computes.back(), c, EdgeKind::issue_order);
+    if (chunk >= s.stages) {
+      builder.depend(computes[chunk - s.stages], a, EdgeKind::buffer_reuse);
+      builder.depend(computes[chunk - s.stages], b, EdgeKind::buffer_reuse);
+    }
+    computes.push_back(c);
+  }
+  return builder.compile();
+}
+
+}  // namespace
+
+Kernel build_kernel(const VectorAddSpec& s) {
+  Kernel kernel;
+  kernel.name = describe(s);
+  kernel.compute_type = s.dtype;
+  kernel.grid_rows = (s.length + s.block_elements - 1) / s.block_elements;
+  kernel.grid_cols = 1;
+  kernel.program = block_program(s, std::min(s.block_elements, s.length));
+  const std::uint64_t last = s.length - (kernel.grid_rows - 1) * s.block_elements;
+  if (last != s.block_elements && kernel.grid_rows > 1) {
+    kernel.last_block_program = block_program(s, last);
+  }
+  const Footprint f = footprint(s);
+  kernel.sram_bytes_per_block = f.sram_bytes;
+  kernel.register_bytes_per_block = f.register_bytes;
+  return kernel;
+}
+
+}  // namespace ridgeline
