@@ -80,7 +80,7 @@ std::uint64_t total_ticks() {
 
 void RawEventRate(benchmark::State& state, bool spread) {
   g_spread_delays = spread;
-  tickers();  // elaborates on first use
+  tickers();                                                // elaborates on first use
   sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));  // warm up in this mode
   const std::uint64_t before = total_ticks();
   for (auto _ : state) sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
@@ -94,12 +94,17 @@ struct Child {
   std::uint64_t ops = 0;
 };
 
-Child run_ridgeline(const std::string& workload, const std::vector<std::string>& overrides) {
+Child run_ridgeline(const std::string& command, const std::string& workload,
+                    const std::vector<std::string>& overrides) {
   const std::string json = "/tmp/ridgeline_bench_" + std::to_string(getpid()) + ".json";
-  std::vector<std::string> arguments{RIDGELINE_BINARY, "run",
-                                     std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml",
-                                     std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/" + workload,
-                                     "--quiet", "--json", json};
+  std::vector<std::string> arguments{
+      RIDGELINE_BINARY,
+      command,
+      std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml",
+      std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/" + workload,
+      "--quiet",
+      "--json",
+      json};
   for (const auto& o : overrides) {
     arguments.push_back("--set");
     arguments.push_back(o);
@@ -120,7 +125,7 @@ Child run_ridgeline(const std::string& workload, const std::vector<std::string>&
   child.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
   std::ifstream file(json);
   const auto report = nlohmann::json::parse(file);
-  child.ops = report["simulated"]["ops"].get<std::uint64_t>();
+  if (report.contains("simulated")) child.ops = report["simulated"]["ops"].get<std::uint64_t>();
   std::remove(json.c_str());
   return child;
 }
@@ -130,7 +135,7 @@ void SeedCase(benchmark::State& state, const std::string& workload,
   Child child;
   std::int64_t ops = 0;
   for (auto _ : state) {
-    child = run_ridgeline(workload, overrides);
+    child = run_ridgeline("run", workload, overrides);
     if (child.ops == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
@@ -142,6 +147,12 @@ void SeedCase(benchmark::State& state, const std::string& workload,
   state.counters["ops"] = static_cast<double>(child.ops);
 }
 
+// The same process start, configuration and report without the simulation: what every Seed case
+// pays besides simulating.
+void Startup(benchmark::State& state) {
+  for (auto _ : state) run_ridgeline("analyze", "seed/gemm-4096-t128-double.yaml", {});
+}
+
 // ---------------------------------------------------------------- summary
 
 // Keeps every run's figures so main() can print medians and ratios after the console report.
@@ -151,14 +162,18 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     for (const Run& run : runs) {
       // Repetitions arrive as iterations, or, with --benchmark_report_aggregates_only, as their
       // median: either way the summary takes the median.
-      const bool median_aggregate = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      const bool median_aggregate =
+          run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if ((run.run_type != Run::RT_Iteration && !median_aggregate) || run.error_occurred) continue;
       const auto items = run.counters.find("items_per_second");
-      if (items != run.counters.end()) rates_[run.run_name.function_name].push_back(items->second.value);
-      seconds_[run.run_name.function_name].push_back(run.GetAdjustedRealTime() /
-                                                     benchmark::GetTimeUnitMultiplier(run.time_unit));
+      if (items != run.counters.end())
+        rates_[run.run_name.function_name].push_back(items->second.value);
+      seconds_[run.run_name.function_name].push_back(
+          run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
       const auto rss = run.counters.find("peak_rss_MiB");
-      if (rss != run.counters.end()) rss_[run.run_name.function_name] = std::max(rss_[run.run_name.function_name], rss->second.value);
+      if (rss != run.counters.end())
+        rss_[run.run_name.function_name] =
+            std::max(rss_[run.run_name.function_name], rss->second.value);
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -167,20 +182,28 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     const double raw = median(rates_, "SystemC/raw_event_rate/spread");
     const double raw_fixed = median(rates_, "SystemC/raw_event_rate/fixed");
     std::printf("\nsummary (medians of this run)\n");
-    if (raw > 0) std::printf("  raw SystemC event rate, spread delays: %.2f M events/s\n", raw / 1e6);
-    if (raw_fixed > 0) std::printf("  raw SystemC event rate, fixed delay:   %.2f M events/s\n", raw_fixed / 1e6);
+    if (raw > 0)
+      std::printf("  raw SystemC event rate, spread delays: %.2f M events/s\n", raw / 1e6);
+    if (raw_fixed > 0)
+      std::printf("  raw SystemC event rate, fixed delay:   %.2f M events/s\n", raw_fixed / 1e6);
+    const double startup = median(seconds_, "Startup/analyze");
+    if (startup > 0) {
+      std::printf("  process start, configuration and report (analyze): %.4f s\n", startup);
+    }
+    std::printf("  %-26s %8s %9s %9s %9s %14s %9s\n", "case", "wall s", "M ops/s", "x spread",
+                "x fixed", "M ops/s (sim)", "peak MiB");
     double four = 0;
     for (const auto& [name, rates] : rates_) {
       if (name.rfind("Seed/", 0) != 0) continue;
       const double rate = median(rates_, name);
       const double seconds = median(seconds_, name);
-      if (name.find("gemm-4096") != std::string::npos && name.find("single") == std::string::npos) four += seconds;
-      std::printf("  %-34s %8.3f s  %6.2f M ops/s", name.c_str(), seconds, rate / 1e6);
-      if (raw > 0) std::printf("  %.2f x spread", rate / raw);
-      if (raw_fixed > 0) std::printf("  %.2f x fixed", rate / raw_fixed);
+      // The simulation alone: the wall time less what analyze takes for the same start-up.
+      const double sim_rate = seconds > startup ? rate * seconds / (seconds - startup) : 0;
+      if (name.find("gemm-4096") != std::string::npos) four += seconds;
       const auto rss = rss_.find(name);
-      if (rss != rss_.end()) std::printf("  peak %.1f MiB", rss->second);
-      std::printf("\n");
+      std::printf("  %-26s %8.3f %9.2f %9.2f %9.2f %14.2f %9.1f\n", name.c_str() + 5, seconds,
+                  rate / 1e6, raw > 0 ? rate / raw : 0, raw_fixed > 0 ? rate / raw_fixed : 0,
+                  sim_rate / 1e6, rss != rss_.end() ? rss->second : 0);
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
   }
@@ -204,14 +227,20 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 
 int main(int argc, char** argv) {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  benchmark::RegisterBenchmark("SystemC/raw_event_rate/spread", RawEventRate, true)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("SystemC/raw_event_rate/fixed", RawEventRate, false)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SystemC/raw_event_rate/spread", RawEventRate, true)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SystemC/raw_event_rate/fixed", RawEventRate, false)
+      ->Unit(benchmark::kMillisecond);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"Seed/gemm-4096-no-reuse", "seed/gemm-4096-no-reuse.yaml"},
       {"Seed/gemm-4096-t32-double", "seed/gemm-4096-t32-double.yaml"},
       {"Seed/gemm-4096-t64-double", "seed/gemm-4096-t64-double.yaml"},
       {"Seed/gemm-4096-t128-double", "seed/gemm-4096-t128-double.yaml"},
   };
+  benchmark::RegisterBenchmark("Startup/analyze", Startup)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Iterations(1);
   for (const auto& [name, workload] : cases) {
     benchmark::RegisterBenchmark(name.c_str(), SeedCase, workload, std::vector<std::string>{})
         ->Unit(benchmark::kMillisecond)
@@ -220,8 +249,8 @@ int main(int argc, char** argv) {
   }
   // Memory flat in matrix size: the same tile at three sizes.
   for (const char* size : {"1024", "2048", "8192"}) {
-    benchmark::RegisterBenchmark((std::string("Seed/gemm-") + size + "-t128-double").c_str(), SeedCase,
-                                 std::string("seed/gemm-4096-t128-double.yaml"),
+    benchmark::RegisterBenchmark((std::string("Seed/gemm-") + size + "-t128-double").c_str(),
+                                 SeedCase, std::string("seed/gemm-4096-t128-double.yaml"),
                                  std::vector<std::string>{std::string("workload.m=") + size,
                                                           std::string("workload.n=") + size,
                                                           std::string("workload.k=") + size})

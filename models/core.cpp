@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
-#include <stdexcept>
 
 #include "models/sc_time.hpp"
 
@@ -38,8 +37,8 @@ void CoreStats::visit(const StatVisitor& v) const {
   v("finish_s", as_stat(finish), "s", "when the core's last block retired");
 }
 
-Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& params,
-           Clock clock, const Kernel& kernel)
+Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& params, Clock clock,
+           const Kernel& kernel, WakeupQueue& wakeups)
     : sc_module(name),
       memory("memory"),
       blocks("blocks"),
@@ -50,10 +49,9 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& 
       params_(params),
       clock_(clock),
       kernel_(kernel),
+      wakeups_(wakeups),
+      wakeup_index_(wakeups.add(*this)),
       slots_(params.max_resident_blocks) {
-  SC_HAS_PROCESS(Core);
-  SC_METHOD(wake);
-  sensitive << wake_event_;
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);
   payload_.set_byte_enable_ptr(nullptr);
@@ -62,14 +60,7 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& 
 
 Core::~Core() { payload_.clear_extension(&request_); }
 
-void Core::start_of_simulation() {
-  if (!systemc_resolution_is_ps()) {
-    throw std::logic_error("SystemC's time resolution must be 1 ps for the models' integer time");
-  }
-}
-
-void Core::wake() {
-  const Time t = now();
+void Core::wake(Time t) {
   ++stats_.wakeups;
   account_until(t);
   for (;;) {
@@ -86,7 +77,7 @@ void Core::wake() {
   while (!completions_.empty()) {
     const Completion next = completions_.top();
     if (actionable(next)) {
-      wake_event_.notify(to_sc_time(Time::from_ps(next.time_ps) - t));
+      wakeups_.wake_at(wakeup_index_, Time::from_ps(next.time_ps));
       return;
     }
     completions_.pop();
@@ -250,8 +241,8 @@ void Core::issue_memory_requests(Time t) {
     const std::uint64_t bytes = o.hbm_bytes();
     const bool bytes_fit =
         bytes_in_flight_ == 0 || bytes_in_flight_ + bytes <= params_.max_bytes_in_flight;
-    const bool requests_fit = params_.max_requests_in_flight == 0 ||
-                              requests_in_flight_ < params_.max_requests_in_flight;
+    const bool requests_fit =
+        params_.max_requests_in_flight == 0 || requests_in_flight_ < params_.max_requests_in_flight;
     if (!bytes_fit || !requests_fit) {
       queue_blocked_by_limit_ = true;
       return;

@@ -1,13 +1,13 @@
 // A core (an SM): runs resident thread blocks' programs on its compute unit, SRAM and register
 // file, and moves their data to and from memory through a TLM-2.0 socket.
 //
-// The core is one SC_METHOD woken by one event. Every op it starts has a known completion time
+// The core runs when the WakeupQueue wakes it. Every op it starts has a known completion time
 // (memory and compute are reservation models), so a wake-up processes the completions due now,
-// starts whatever became ready, and sleeps until the next completion that can change what the
-// core does: one that makes an op ready, retires a block or frees room for a request held back by
-// the in-flight limit. Completions before it (load A_k when compute_k still waits for B_k) are
+// starts whatever became ready, and asks to be woken at the next completion that can change what
+// the core does: one that makes an op ready, retires a block or frees room for a request held back
+// by the in-flight limit. Completions before it (load A_k when compute_k still waits for B_k) are
 // applied quietly, at their own times as far as the statistics go. No thread switches, and fewer
-// SystemC events than ops.
+// wake-ups than ops.
 //
 // Issue rules:
 // - loads and stores wait in one in-order queue and leave it while the core's bytes (and
@@ -19,12 +19,13 @@
 //   holds fewer than `max_resident_blocks`; it retires when its last op completes.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <deque>
 #include <queue>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "models/compute_unit.hpp"
@@ -35,6 +36,7 @@
 #include "models/sram.hpp"
 #include "models/stats.hpp"
 #include "models/units.hpp"
+#include "models/wakeup_queue.hpp"
 
 namespace ridgeline {
 
@@ -73,14 +75,17 @@ struct CoreStats {
   void visit(const StatVisitor& v) const;
 };
 
-class Core : public sc_core::sc_module {
+class Core : public sc_core::sc_module, public Wakeable {
  public:
   tlm_utils::simple_initiator_socket<Core> memory;
   sc_core::sc_port<BlockSourceIf> blocks;
 
+  /// The core registers itself with `wakeups`, which runs it from time 0.
   Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& params, Clock clock,
-       const Kernel& kernel);
+       const Kernel& kernel, WakeupQueue& wakeups);
   ~Core() override;
+
+  void wake(Time now) override;
 
   ComputeUnit compute;
   Sram sram;
@@ -122,9 +127,6 @@ class Core : public sc_core::sc_module {
     bool is_load;
   };
 
-  void start_of_simulation() override;
-  void wake();
-
   void account_until(Time now);
   void account_span(Time until);
   bool actionable(const Completion& completion) const;
@@ -146,7 +148,8 @@ class Core : public sc_core::sc_module {
   const Kernel& kernel_;
   CoreStats stats_;
 
-  sc_core::sc_event wake_event_;
+  WakeupQueue& wakeups_;
+  std::uint32_t wakeup_index_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::uint64_t next_sequence_ = 0;
   std::vector<BlockSlot> slots_;
@@ -158,7 +161,7 @@ class Core : public sc_core::sc_module {
   std::uint32_t loads_in_flight_ = 0;
   std::uint32_t queued_loads_ = 0;
   bool queue_blocked_by_limit_ = false;
-  std::deque<BusyInterval> compute_intervals_;  // not yet accounted
+  std::deque<BusyInterval> compute_intervals_;     // not yet accounted
   std::deque<DeferredRelease> deferred_releases_;  // not yet accounted
   Time accounted_until_;
 

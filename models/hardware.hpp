@@ -24,7 +24,9 @@ struct HardwareParams {
            static_cast<double>(core_clock.frequency_hz);
   }
   /// Peak HBM bandwidth, bytes/s.
-  double hbm_bytes_per_s() const { return static_cast<double>(hbm.peak_bandwidth.bytes_per_second); }
+  double hbm_bytes_per_s() const {
+    return static_cast<double>(hbm.peak_bandwidth.bytes_per_second);
+  }
 };
 
 }  // namespace ridgeline

@@ -7,10 +7,11 @@
 // channels it loads. Cost is O(channels) per request, independent of its size.
 #pragma once
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
 #include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 #include "models/program.hpp"

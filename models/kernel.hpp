@@ -11,12 +11,12 @@
 namespace ridgeline {
 
 struct Kernel {
-  std::string name;                        ///< for reports, e.g. "gemm tiled 64x64x64"
-  DataType compute_type = DataType::fp32;  ///< format the compute unit executes
-  Program program;                         ///< the program of every block...
-  std::optional<Program> last_block_program;  ///< ...but the last one, where it is shorter
-  std::uint64_t grid_rows = 1;             ///< blocks along M (or the only dimension)
-  std::uint64_t grid_cols = 1;             ///< blocks along N
+  std::string name;                            ///< for reports, e.g. "gemm tiled 64x64x64"
+  DataType compute_type = DataType::fp32;      ///< format the compute unit executes
+  Program program;                             ///< the program of every block...
+  std::optional<Program> last_block_program;   ///< ...but the last one, where it is shorter
+  std::uint64_t grid_rows = 1;                 ///< blocks along M (or the only dimension)
+  std::uint64_t grid_cols = 1;                 ///< blocks along N
   std::uint64_t sram_bytes_per_block = 0;      ///< allocated in SRAM while a block is resident
   std::uint64_t register_bytes_per_block = 0;  ///< allocated in the register file likewise
 

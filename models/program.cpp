@@ -57,7 +57,8 @@ Time Program::critical_path(const std::function<OpTiming(const Op&)>& timing) co
     const OpTiming t = timing(ops_[op]);
     longest = max(longest, start[op] + t.completion);
     for (const Successor* s = successors_begin(op); s != successors_end(op); ++s) {
-      const Time ready = start[op] + (s->kind == EdgeKind::issue_order ? t.occupancy : t.completion);
+      const Time ready =
+          start[op] + (s->kind == EdgeKind::issue_order ? t.occupancy : t.completion);
       start[s->op] = max(start[s->op], ready);
     }
   }
@@ -110,7 +111,8 @@ Program ProgramBuilder::compile() {
   program.pending_buffer_.assign(count, 0);
   program.pending_issue_.assign(count, 0);
   for (std::size_t v = 0; v < count; ++v) {
-    program.first_[v + 1] = program.first_[v] + static_cast<std::uint32_t>(boost::out_degree(v, graph));
+    program.first_[v + 1] =
+        program.first_[v] + static_cast<std::uint32_t>(boost::out_degree(v, graph));
   }
   program.successors_.resize(program.first_[count]);
   std::vector<std::uint32_t> cursor(program.first_.begin(), program.first_.end() - 1);

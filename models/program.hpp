@@ -54,7 +54,7 @@ struct BlockCoord {
 
 /// Where a load or store falls for block (r, c): base + r * block_row_bytes + c * block_col_bytes.
 struct AddressPattern {
-  Region region_of_block0;           ///< the region for block (0, 0)
+  Region region_of_block0;            ///< the region for block (0, 0)
   std::uint64_t block_row_bytes = 0;  ///< address step per block row, bytes
   std::uint64_t block_col_bytes = 0;  ///< address step per block column, bytes
 
@@ -68,13 +68,13 @@ struct AddressPattern {
 /// One operation of a block's program.
 struct Op {
   OpKind kind = OpKind::barrier;
-  std::uint8_t tensor = 0;              ///< load/store: index into Program::tensor_names
-  std::uint32_t step = 0;               ///< k-step or chunk the op belongs to (for labels)
-  AddressPattern address;               ///< load/store: what is moved
-  std::uint64_t flops = 0;              ///< compute: floating-point operations
-  std::uint64_t sram_read_bytes = 0;    ///< compute: operand bytes read from SRAM
-  std::uint64_t sram_write_bytes = 0;   ///< load: bytes written into SRAM (0 = into registers)
-  Cycles cycles;                        ///< barrier: cost in core cycles
+  std::uint8_t tensor = 0;             ///< load/store: index into Program::tensor_names
+  std::uint32_t step = 0;              ///< k-step or chunk the op belongs to (for labels)
+  AddressPattern address;              ///< load/store: what is moved
+  std::uint64_t flops = 0;             ///< compute: floating-point operations
+  std::uint64_t sram_read_bytes = 0;   ///< compute: operand bytes read from SRAM
+  std::uint64_t sram_write_bytes = 0;  ///< load: bytes written into SRAM (0 = into registers)
+  Cycles cycles;                       ///< barrier: cost in core cycles
 
   std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
   bool is_memory() const { return kind == OpKind::load || kind == OpKind::store; }

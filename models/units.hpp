@@ -66,8 +66,8 @@ class Clock {
   /// Duration of `cycles` cycles, rounded up to the picosecond.
   constexpr Time duration(Cycles cycles) const {
     if (period_ps_ != 0) return Time::from_ps(cycles.count * period_ps_);  // whole-ps period
-    return Time::from_ps(
-        ceil_div(static_cast<unsigned __int128>(cycles.count) * kPicosecondsPerSecond, frequency_hz));
+    return Time::from_ps(ceil_div(
+        static_cast<unsigned __int128>(cycles.count) * kPicosecondsPerSecond, frequency_hz));
   }
   /// Cycles elapsed in `span` (fractional cycles included), for reporting.
   constexpr double cycles_in(Time span) const {

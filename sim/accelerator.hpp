@@ -11,6 +11,7 @@
 #include "models/hbm.hpp"
 #include "models/kernel.hpp"
 #include "models/scheduler.hpp"
+#include "models/wakeup_queue.hpp"
 
 namespace ridgeline {
 
@@ -20,6 +21,7 @@ class Accelerator : public sc_core::sc_module {
 
   Hbm hbm;
   BlockScheduler scheduler;
+  WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;
 };
 

@@ -31,7 +31,8 @@ void check_data_type(const ConfigNode& workload, const RunConfig& config) {
   if (!hw.core.compute.flops_per_cycle[index_of(type)]) {
     std::string listed;
     for (DataType t : kAllDataTypes) {
-      if (hw.core.compute.flops_per_cycle[index_of(t)]) listed += (listed.empty() ? "" : ", ") + std::string(name_of(t));
+      if (hw.core.compute.flops_per_cycle[index_of(t)])
+        listed += (listed.empty() ? "" : ", ") + std::string(name_of(t));
     }
     workload.required("dtype").fail(
         fmt::format("hardware '{}' gives no {} throughput (cores.compute.throughput)", hw.name,
@@ -43,21 +44,23 @@ void check_data_type(const ConfigNode& workload, const RunConfig& config) {
 void check_fits(const ConfigNode& workload, const RunConfig& config) {
   const HardwareParams& hw = config.hardware;
   const Footprint& f = config.analysis.footprint;
-  const auto where = [&]() { return workload.optional("tile") ? *workload.optional("tile") : workload; };
+  const auto where = [&]() {
+    return workload.optional("tile") ? *workload.optional("tile") : workload;
+  };
   if (f.sram_bytes > hw.core.sram.capacity_bytes) {
-    where().fail(fmt::format("one block needs {} of SRAM ({} of inputs x {} stage{}) but a core has "
-                             "{} (hardware.cores.sram.capacity)",
-                             format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage),
-                             f.stages, f.stages == 1 ? "" : "s",
-                             format_bytes(hw.core.sram.capacity_bytes)),
-                 "use a smaller tile, fewer stages or more SRAM");
+    where().fail(
+        fmt::format("one block needs {} of SRAM ({} of inputs x {} stage{}) but a core has "
+                    "{} (hardware.cores.sram.capacity)",
+                    format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
+                    f.stages == 1 ? "" : "s", format_bytes(hw.core.sram.capacity_bytes)),
+        "use a smaller tile, fewer stages or more SRAM");
   }
   if (f.register_bytes > hw.core.registers.capacity_bytes) {
-    where().fail(fmt::format("one block needs {} of registers but a core has {} "
-                             "(hardware.cores.registers.capacity)",
-                             format_bytes(f.register_bytes),
-                             format_bytes(hw.core.registers.capacity_bytes)),
-                 "use a smaller tile or more registers");
+    where().fail(
+        fmt::format("one block needs {} of registers but a core has {} "
+                    "(hardware.cores.registers.capacity)",
+                    format_bytes(f.register_bytes), format_bytes(hw.core.registers.capacity_bytes)),
+        "use a smaller tile or more registers");
   }
 }
 
@@ -75,7 +78,8 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
   config.workload = parse_workload(workload);
   check_data_type(workload, config);
-  config.analysis = analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)));
+  config.analysis =
+      analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)));
   check_fits(workload, config);
   config.occupancy = occupancy(config.analysis.footprint,
                                CoreCapacity{config.hardware.core.sram.capacity_bytes,

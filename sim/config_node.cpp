@@ -143,7 +143,8 @@ void ConfigNode::reject_unknown_keys() const {
     const ConfigNode key_node(entry.first, key_path_.empty() ? key : key_path_ + "." + key,
                               document_);
     if (!entry.first.IsScalar()) key_node.fail("a key must be a plain name");
-    if (!seen.insert(key).second) key_node.fail(fmt::format("key '{}' is given twice", key), "keep one");
+    if (!seen.insert(key).second)
+      key_node.fail(fmt::format("key '{}' is given twice", key), "keep one");
     if (asked_->count(key) != 0) continue;
     std::string fix = "known keys here: " + join({known.begin(), known.end()});
     if (auto suggestion = did_you_mean(key, known)) fix = "did you mean '" + *suggestion + "'?";
@@ -154,7 +155,8 @@ void ConfigNode::reject_unknown_keys() const {
 
 std::string ConfigNode::text() const {
   if (!node_.IsScalar()) {
-    fail(node_.IsNull() ? "expected a value, found nothing" : "expected a single value, not a list or map");
+    fail(node_.IsNull() ? "expected a value, found nothing"
+                        : "expected a single value, not a list or map");
   }
   return node_.Scalar();
 }
@@ -183,7 +185,9 @@ std::uint64_t ConfigNode::quantity(Dimension dimension) const {
 
 std::uint64_t ConfigNode::positive_quantity(Dimension dimension) const {
   const std::uint64_t value = quantity(dimension);
-  if (value == 0) fail(fmt::format("{} must be greater than zero", describe(dimension)), fmt::format("e.g. {}", example(dimension)));
+  if (value == 0)
+    fail(fmt::format("{} must be greater than zero", describe(dimension)),
+         fmt::format("e.g. {}", example(dimension)));
   return value;
 }
 
@@ -192,7 +196,8 @@ std::string ConfigNode::choice(const std::vector<std::string_view>& choices) con
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
   std::vector<std::string> candidates(choices.begin(), choices.end());
   std::string fix = "choose one of: " + join(choices);
-  if (auto suggestion = did_you_mean(value, candidates)) fix = "did you mean '" + *suggestion + "'? " + fix;
+  if (auto suggestion = did_you_mean(value, candidates))
+    fix = "did you mean '" + *suggestion + "'? " + fix;
   fail("not an accepted value", fix);
 }
 
@@ -204,7 +209,8 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
   const SourceLocation where{"--set " + assignment, 0, 0};
   const auto equals = assignment.find('=');
   if (equals == std::string::npos || equals == 0) {
-    throw ConfigError(where, "", "", "expected key.path=value", "e.g. --set hardware.hbm.bandwidth=2TB/s");
+    throw ConfigError(where, "", "", "expected key.path=value",
+                      "e.g. --set hardware.hbm.bandwidth=2TB/s");
   }
   const std::string path = assignment.substr(0, equals);
   const std::string value = assignment.substr(equals + 1);
@@ -216,7 +222,8 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
     start = dot + 1;
   }
   if (parts.front() != root_key) return;  // belongs to the other document
-  if (parts.size() < 2 || std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); })) {
+  if (parts.size() < 2 ||
+      std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); })) {
     throw ConfigError(where, path, "", "expected a key path below '" + std::string(root_key) + "'",
                       "e.g. " + std::string(root_key) + ".name=value");
   }
@@ -231,9 +238,10 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
   for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
     YAML::Node next = chain.back()[parts[i]];
     if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
-      throw ConfigError(where, path, value,
-                        fmt::format("'{}' holds a single value, not keys",
-                                    fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
+      throw ConfigError(
+          where, path, value,
+          fmt::format("'{}' holds a single value, not keys",
+                      fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
     }
     chain.push_back(next);
   }

@@ -22,7 +22,7 @@ namespace ridgeline {
 
 /// The document a node belongs to: its file and the keys overridden from the command line.
 struct ConfigDocument {
-  std::string path;                                ///< the file, as the user named it
+  std::string path;                               ///< the file, as the user named it
   std::map<std::string, std::string> overridden;  ///< key path -> the --set argument
 };
 
@@ -48,8 +48,8 @@ class ConfigNode {
 
   // --- scalars ---
   std::string text() const;
-  std::uint64_t count() const;                 ///< a whole number >= 0
-  std::uint64_t positive_count() const;        ///< a whole number >= 1
+  std::uint64_t count() const;                                 ///< a whole number >= 0
+  std::uint64_t positive_count() const;                        ///< a whole number >= 1
   std::uint64_t quantity(Dimension dimension) const;           ///< >= 0
   std::uint64_t positive_quantity(Dimension dimension) const;  ///< > 0
   /// One of `choices`, exactly.

@@ -26,7 +26,8 @@ ComputeUnitParams parse_compute(const ConfigNode& compute) {
   }
   throughput.reject_unknown_keys();
   if (!any) throughput.fail("no data type given", "give at least one, e.g. 'fp32: 256FLOP/cycle'");
-  params.pipeline_latency = Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
+  params.pipeline_latency =
+      Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
   compute.reject_unknown_keys();
   return params;
 }
@@ -70,7 +71,8 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   params.core.max_bytes_in_flight =
       hbm.required("max_bytes_in_flight_per_core").positive_quantity(Dimension::bytes);
   if (auto requests = hbm.optional("max_requests_in_flight_per_core")) {
-    params.core.max_requests_in_flight = small_count(*requests, std::numeric_limits<std::uint32_t>::max());
+    params.core.max_requests_in_flight =
+        small_count(*requests, std::numeric_limits<std::uint32_t>::max());
   }
   hbm.reject_unknown_keys();
   hardware.reject_unknown_keys();

@@ -93,10 +93,12 @@ int main(int argc, char** argv) {
   study_command->add_option("WORKLOADS", study.workload_paths, "workload files, one row each")
       ->required()
       ->check(CLI::ExistingFile);
-  study_command->add_option("--set", study.overrides, "override one value in every run; repeatable");
+  study_command->add_option("--set", study.overrides,
+                            "override one value in every run; repeatable");
   study_command->add_flag("--analytical", study.analytical_only, "skip the simulations");
-  study_command->add_option("-j,--jobs", study.jobs,
-                            "simulations run at once (default: the machine's cores)")
+  study_command
+      ->add_option("-j,--jobs", study.jobs,
+                   "simulations run at once (default: the machine's cores)")
       ->check(CLI::Range(1u, 1024u));
   study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
 

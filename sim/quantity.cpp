@@ -24,31 +24,31 @@ constexpr u128 kE3 = 1000;
 constexpr std::array kUnits = {
     Unit{"B", Dimension::bytes, 1},
     Unit{"KB", Dimension::bytes, kE3},
-    Unit{"MB", Dimension::bytes, kE3 * kE3},
-    Unit{"GB", Dimension::bytes, kE3 * kE3 * kE3},
-    Unit{"TB", Dimension::bytes, kE3 * kE3 * kE3 * kE3},
+    Unit{"MB", Dimension::bytes, kE3* kE3},
+    Unit{"GB", Dimension::bytes, kE3* kE3* kE3},
+    Unit{"TB", Dimension::bytes, kE3* kE3* kE3* kE3},
     Unit{"KiB", Dimension::bytes, kKi},
-    Unit{"MiB", Dimension::bytes, kKi * kKi},
-    Unit{"GiB", Dimension::bytes, kKi * kKi * kKi},
-    Unit{"TiB", Dimension::bytes, kKi * kKi * kKi * kKi},
+    Unit{"MiB", Dimension::bytes, kKi* kKi},
+    Unit{"GiB", Dimension::bytes, kKi* kKi* kKi},
+    Unit{"TiB", Dimension::bytes, kKi* kKi* kKi* kKi},
     Unit{"B/s", Dimension::bandwidth, 1},
     Unit{"KB/s", Dimension::bandwidth, kE3},
-    Unit{"MB/s", Dimension::bandwidth, kE3 * kE3},
-    Unit{"GB/s", Dimension::bandwidth, kE3 * kE3 * kE3},
-    Unit{"TB/s", Dimension::bandwidth, kE3 * kE3 * kE3 * kE3},
+    Unit{"MB/s", Dimension::bandwidth, kE3* kE3},
+    Unit{"GB/s", Dimension::bandwidth, kE3* kE3* kE3},
+    Unit{"TB/s", Dimension::bandwidth, kE3* kE3* kE3* kE3},
     Unit{"KiB/s", Dimension::bandwidth, kKi},
-    Unit{"MiB/s", Dimension::bandwidth, kKi * kKi},
-    Unit{"GiB/s", Dimension::bandwidth, kKi * kKi * kKi},
-    Unit{"TiB/s", Dimension::bandwidth, kKi * kKi * kKi * kKi},
+    Unit{"MiB/s", Dimension::bandwidth, kKi* kKi},
+    Unit{"GiB/s", Dimension::bandwidth, kKi* kKi* kKi},
+    Unit{"TiB/s", Dimension::bandwidth, kKi* kKi* kKi* kKi},
     Unit{"ps", Dimension::time, 1},
     Unit{"ns", Dimension::time, kE3},
-    Unit{"us", Dimension::time, kE3 * kE3},
-    Unit{"ms", Dimension::time, kE3 * kE3 * kE3},
-    Unit{"s", Dimension::time, kE3 * kE3 * kE3 * kE3},
+    Unit{"us", Dimension::time, kE3* kE3},
+    Unit{"ms", Dimension::time, kE3* kE3* kE3},
+    Unit{"s", Dimension::time, kE3* kE3* kE3* kE3},
     Unit{"Hz", Dimension::frequency, 1},
     Unit{"kHz", Dimension::frequency, kE3},
-    Unit{"MHz", Dimension::frequency, kE3 * kE3},
-    Unit{"GHz", Dimension::frequency, kE3 * kE3 * kE3},
+    Unit{"MHz", Dimension::frequency, kE3* kE3},
+    Unit{"GHz", Dimension::frequency, kE3* kE3* kE3},
     Unit{"FLOP/cycle", Dimension::flops_per_cycle, 1},
     Unit{"B/cycle", Dimension::bytes_per_cycle, 1},
     Unit{"cycle", Dimension::cycles, 1},
@@ -82,7 +82,8 @@ std::size_t read_decimal(std::string_view text, Decimal& out) {
     out.digits = out.digits * 10 + static_cast<unsigned>(c - '0');
     any_digit = true;
   };
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) take_digit(text[i++]);
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    take_digit(text[i++]);
   if (i < text.size() && text[i] == '.') {
     ++i;
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
@@ -97,7 +98,8 @@ std::size_t read_decimal(std::string_view text, Decimal& out) {
     if (j < text.size() && (text[j] == '+' || text[j] == '-')) negative = text[j++] == '-';
     int exponent = 0;
     const std::size_t digits_start = j;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])) && exponent < 1000) {
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])) &&
+           exponent < 1000) {
       exponent = exponent * 10 + (text[j++] - '0');
     }
     if (j > digits_start) {  // an 'e' without digits is not an exponent: leave it to the unit
@@ -120,7 +122,8 @@ std::uint64_t whole(const Decimal& number, u128 scale, std::string_view base_uni
     if (divisor > kLimit * 10) throw QuantityError("the value has too many decimals", "");
     divisor *= 10;
   }
-  if (value != 0 && scale > (kLimit * kLimit) / value) throw QuantityError("the value is too large", "");
+  if (value != 0 && scale > (kLimit * kLimit) / value)
+    throw QuantityError("the value is too large", "");
   value *= scale;
   if (value % divisor != 0) {
     throw QuantityError(fmt::format("the value is not a whole number of {}", base_unit),
@@ -152,8 +155,10 @@ std::string_view base_unit(Dimension dimension) {
 }
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   return text;
 }
 
@@ -206,9 +211,9 @@ std::uint64_t parse_quantity(std::string_view raw, Dimension dimension) {
   Decimal number;
   const std::size_t used = read_decimal(text, number);
   if (used == 0) {
-    throw QuantityError(fmt::format("expected {}: a non-negative number followed by a unit",
-                                    describe(dimension)),
-                        fix);
+    throw QuantityError(
+        fmt::format("expected {}: a non-negative number followed by a unit", describe(dimension)),
+        fix);
   }
   const std::string_view symbol = trim(text.substr(used));
   if (symbol.empty()) {
@@ -236,7 +241,8 @@ std::uint64_t parse_count(std::string_view raw) {
   if (text.empty()) throw QuantityError("expected a whole number", fix);
   u128 value = 0;
   for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) throw QuantityError("expected a whole number", fix);
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      throw QuantityError("expected a whole number", fix);
     value = value * 10 + static_cast<unsigned>(c - '0');
     if (value > kLimit) throw QuantityError("the value is too large (over 2^64 - 1)", fix);
   }

@@ -106,70 +106,68 @@ Json analytical_json(const RunConfig& config) {
   const Analysis& a = config.analysis;
   const Roofline& r = a.roofline;
   const Footprint& f = a.footprint;
-  return Json{
-      {"flops", a.flops},
-      {"hbm_bytes", a.hbm_bytes()},
-      {"hbm_read_bytes", a.hbm_read_bytes},
-      {"hbm_write_bytes", a.hbm_write_bytes},
-      {"intensity_flop_per_byte", r.intensity_flop_per_byte},
-      {"peak_flop_per_s", a.roof.peak_flop_per_s},
-      {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
-      {"ridge_flop_per_byte", r.ridge_flop_per_byte},
-      {"roof_flop_per_s", r.roof_flop_per_s},
-      {"bound", name_of(r.bound)},
-      {"t_compute_s", r.t_compute_s},
-      {"t_memory_s", r.t_memory_s},
-      {"t_ideal_s", r.t_ideal_s},
-      {"footprint",
-       {{"input_bytes_per_stage", f.input_bytes_per_stage},
-        {"stages", f.stages},
-        {"input_bytes", f.input_bytes},
-        {"accumulator_bytes", f.accumulator_bytes},
-        {"sram_bytes_per_block", f.sram_bytes},
-        {"register_bytes_per_block", f.register_bytes}}},
-      {"occupancy",
-       {{"blocks_per_core", config.occupancy.blocks_per_core},
-        {"limited_by", config.occupancy.limited_by}}}};
+  return Json{{"flops", a.flops},
+              {"hbm_bytes", a.hbm_bytes()},
+              {"hbm_read_bytes", a.hbm_read_bytes},
+              {"hbm_write_bytes", a.hbm_write_bytes},
+              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+              {"peak_flop_per_s", a.roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
+              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+              {"roof_flop_per_s", r.roof_flop_per_s},
+              {"bound", name_of(r.bound)},
+              {"t_compute_s", r.t_compute_s},
+              {"t_memory_s", r.t_memory_s},
+              {"t_ideal_s", r.t_ideal_s},
+              {"footprint",
+               {{"input_bytes_per_stage", f.input_bytes_per_stage},
+                {"stages", f.stages},
+                {"input_bytes", f.input_bytes},
+                {"accumulator_bytes", f.accumulator_bytes},
+                {"sram_bytes_per_block", f.sram_bytes},
+                {"register_bytes_per_block", f.register_bytes}}},
+              {"occupancy",
+               {{"blocks_per_core", config.occupancy.blocks_per_core},
+                {"limited_by", config.occupancy.limited_by}}}};
 }
 
 Json simulated_json(const RunConfig& config, const SimulationResult& r) {
   const Derived d = derive(config, r);
   const CoreStats& c = d.cores;
-  return Json{
-      {"time_s", d.time_s},
-      {"flops", d.flops},
-      {"hbm_bytes", d.hbm_bytes},
-      {"hbm_read_bytes", r.hbm.read_bytes},
-      {"hbm_write_bytes", r.hbm.write_bytes},
-      {"sram_read_bytes", d.sram.read_bytes},
-      {"sram_write_bytes", d.sram.write_bytes},
-      {"achieved_flop_per_s", d.flop_per_s},
-      {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
-      {"intensity_flop_per_byte", d.intensity},
-      {"percent_of_roof", d.percent_of_roof},
-      {"bound", d.bound},
-      {"hbm_busy_fraction", d.hbm_busy},
-      {"compute_busy_fraction", d.compute_busy},
-      {"overlap_fraction", d.overlap_fraction},
-      {"overlap_s", c.overlap.seconds()},
-      {"stalls",
-       {{"compute_waiting_data_s", c.waiting_data.seconds()},
-        {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
-        {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
-        {"in_flight_limit_s", c.in_flight_limit.seconds()},
-        {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
-        {"draining_s", c.draining.seconds()},
-        {"no_work_s", c.no_work.seconds()}}},
-      {"blocks", c.blocks},
-      {"ops", c.ops},
-      {"resident_blocks_per_core", c.peak_resident_blocks},
-      {"block_critical_path_s", r.block_critical_path.seconds()}};
+  return Json{{"time_s", d.time_s},
+              {"flops", d.flops},
+              {"hbm_bytes", d.hbm_bytes},
+              {"hbm_read_bytes", r.hbm.read_bytes},
+              {"hbm_write_bytes", r.hbm.write_bytes},
+              {"sram_read_bytes", d.sram.read_bytes},
+              {"sram_write_bytes", d.sram.write_bytes},
+              {"achieved_flop_per_s", d.flop_per_s},
+              {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
+              {"intensity_flop_per_byte", d.intensity},
+              {"percent_of_roof", d.percent_of_roof},
+              {"bound", d.bound},
+              {"hbm_busy_fraction", d.hbm_busy},
+              {"compute_busy_fraction", d.compute_busy},
+              {"overlap_fraction", d.overlap_fraction},
+              {"overlap_s", c.overlap.seconds()},
+              {"stalls",
+               {{"compute_waiting_data_s", c.waiting_data.seconds()},
+                {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
+                {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
+                {"in_flight_limit_s", c.in_flight_limit.seconds()},
+                {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+                {"draining_s", c.draining.seconds()},
+                {"no_work_s", c.no_work.seconds()}}},
+              {"blocks", c.blocks},
+              {"ops", c.ops},
+              {"resident_blocks_per_core", c.peak_resident_blocks},
+              {"block_critical_path_s", r.block_critical_path.seconds()}};
 }
 
 std::string engineering(double value, std::string_view unit) {
   constexpr std::pair<double, const char*> kPrefixes[] = {
-      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
-      {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
+      {1, ""},     {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
   for (const auto& [scale, prefix] : kPrefixes) {
     if (std::fabs(value) >= scale) return fmt::format("{:.6f} {}{}", value / scale, prefix, unit);
   }
@@ -184,7 +182,8 @@ std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fr
 
 std::string with_commas(std::uint64_t value) {
   std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
   return digits;
 }
 
@@ -230,7 +229,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   const char* row = "  {:<24}{:<26}{}";
   line(row, "", "analytical", d ? "simulated" : "");
   line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
-       d ? fmt::format("{}   ({:.2f} % of the roof)", milliseconds(d->time_s), d->percent_of_roof) : "");
+       d ? fmt::format("{}   ({:.2f} % of the roof)", milliseconds(d->time_s), d->percent_of_roof)
+         : "");
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
@@ -240,8 +240,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
        d ? engineering(d->hbm_bytes_per_s, "B/s") : "");
   line(row, "bound", std::string(name_of(r.bound)),
-       d ? fmt::format("{} (HBM busy {:.1f} %, compute busy {:.1f} %)", d->bound,
-                       100 * d->hbm_busy, 100 * d->compute_busy)
+       d ? fmt::format("{} (HBM busy {:.1f} %, compute busy {:.1f} %)", d->bound, 100 * d->hbm_busy,
+                       100 * d->compute_busy)
          : "");
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
@@ -259,13 +259,14 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     auto share = [&](Time t) { return percent(t.seconds() / core_time); };
     line("");
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
-    line("    compute busy              {:>7}   (overlapped with memory: {})", share(c.compute_busy),
-         share(c.overlap));
+    line("    compute busy              {:>7}   (overlapped with memory: {})",
+         share(c.compute_busy), share(c.overlap));
     line("    waiting for data          {:>7}", share(c.waiting_data));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
-    line("  overlap: {:.1f} % of the shorter of memory activity and compute ran alongside the other",
-         100 * d->overlap_fraction);
+    line(
+        "  overlap: {:.1f} % of the shorter of memory activity and compute ran alongside the other",
+        100 * d->overlap_fraction);
     const std::uint64_t requests = simulated->hbm.reads + simulated->hbm.writes;
     line("  also: loads waited {} for a free buffer, {} for the in-flight limit (core-time);",
          share(c.buffer_wait), share(c.in_flight_limit));
@@ -282,11 +283,13 @@ std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
   std::vector<std::pair<std::string, std::string>> leaves;
   auto walk = [&](auto&& self, const Json& node, const std::string& path) -> void {
     if (node.is_object()) {
-      for (const auto& [key, value] : node.items()) self(self, value, path.empty() ? key : path + "." + key);
+      for (const auto& [key, value] : node.items())
+        self(self, value, path.empty() ? key : path + "." + key);
     } else if (node.is_array()) {
       std::string joined;
       for (const auto& item : node) {
-        joined += (joined.empty() ? "" : ";") + (item.is_string() ? item.get<std::string>() : item.dump());
+        joined += (joined.empty() ? "" : ";") +
+                  (item.is_string() ? item.get<std::string>() : item.dump());
       }
       leaves.emplace_back(path, joined);
     } else {

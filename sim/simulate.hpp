@@ -24,11 +24,11 @@ struct CoreResult {
 };
 
 struct SimulationResult {
-  Time time;                           ///< when the last block retired
+  Time time;  ///< when the last block retired
   HbmStats hbm;
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
-  Time block_critical_path;            ///< one block's program with no contention
+  Time block_critical_path;  ///< one block's program with no contention
   std::uint32_t hbm_channels = 1;
 
   // Totals over cores (time spans are summed core-time).

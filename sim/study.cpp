@@ -1,7 +1,6 @@
 #include "sim/study.hpp"
 
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -43,9 +42,10 @@ int run_study(const StudyOptions& options) {
     configs.push_back(load_config(options.hardware_path, path, options.overrides));
   }
   const RunConfig& first = configs.front();
-  fmt::print("Ridgeline study on {}: P = {:.6f} TFLOP/s, BW = {:.6f} TB/s, ridge = {:.6f} FLOP/byte\n\n",
-             first.hardware.name, first.analysis.roof.peak_flop_per_s / 1e12,
-             first.analysis.roof.hbm_bytes_per_s / 1e12, first.analysis.roofline.ridge_flop_per_byte);
+  fmt::print(
+      "Ridgeline study on {}: P = {:.6f} TFLOP/s, BW = {:.6f} TB/s, ridge = {:.6f} FLOP/byte\n\n",
+      first.hardware.name, first.analysis.roof.peak_flop_per_s / 1e12,
+      first.analysis.roof.hbm_bytes_per_s / 1e12, first.analysis.roofline.ridge_flop_per_byte);
 
   fmt::print("Analytical (the seed note's model)\n");
   const char* analytical_row = "  {:<20} {:>18} {:>11} {:>14} {:>8} {:>14} {:>14} {:>14}\n";
@@ -56,8 +56,8 @@ int run_study(const StudyOptions& options) {
     fmt::print(analytical_row, row_label(c.workload), with_commas(c.analysis.hbm_bytes()),
                fmt::format("{:.6f}", r.intensity_flop_per_byte),
                fmt::format("{:.6f}", r.roof_flop_per_s / 1e12), name_of(r.bound),
-               fmt::format("{:.6f}", r.t_compute_s * 1e3), fmt::format("{:.6f}", r.t_memory_s * 1e3),
-               fmt::format("{:.6f}", r.t_ideal_s * 1e3));
+               fmt::format("{:.6f}", r.t_compute_s * 1e3),
+               fmt::format("{:.6f}", r.t_memory_s * 1e3), fmt::format("{:.6f}", r.t_ideal_s * 1e3));
   }
   std::cout << std::flush;
 
@@ -68,13 +68,15 @@ int run_study(const StudyOptions& options) {
   } else {
     char directory_template[] = "/tmp/ridgeline-study-XXXXXX";
     const char* directory = mkdtemp(directory_template);
-    if (directory == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
+    if (directory == nullptr)
+      throw std::runtime_error("cannot create a temporary directory in /tmp");
     std::vector<std::vector<std::string>> runs;
     std::vector<std::string> outputs;
     for (std::size_t i = 0; i < configs.size(); ++i) {
       outputs.push_back(fmt::format("{}/{}.json", directory, i));
-      std::vector<std::string> arguments{"run", options.hardware_path, options.workload_paths[i],
-                                         "--quiet", "--json", outputs.back()};
+      std::vector<std::string> arguments{
+          "run",    options.hardware_path, options.workload_paths[i], "--quiet",
+          "--json", outputs.back()};
       for (const auto& assignment : options.overrides) {
         arguments.push_back("--set");
         arguments.push_back(assignment);
@@ -85,9 +87,10 @@ int run_study(const StudyOptions& options) {
     std::cout << std::flush;
     const std::vector<ChildResult> results = run_children(self_executable(), runs, options.jobs);
 
-    const char* simulated_row = "  {:<20} {:>14} {:>14} {:>9} {:>12} {:>12} {:>11} {:>8} {:>8} {:>8}\n";
-    fmt::print(simulated_row, "method", "T_ideal (ms)", "simulated (ms)", "sim/ideal",
-               "TFLOP/s", "HBM TB/s", "I measured", "Q exact", "overlap", "bound");
+    const char* simulated_row =
+        "  {:<20} {:>14} {:>14} {:>9} {:>12} {:>12} {:>11} {:>8} {:>8} {:>8}\n";
+    fmt::print(simulated_row, "method", "T_ideal (ms)", "simulated (ms)", "sim/ideal", "TFLOP/s",
+               "HBM TB/s", "I measured", "Q exact", "overlap", "bound");
     for (std::size_t i = 0; i < configs.size(); ++i) {
       const RunConfig& c = configs[i];
       if (results[i].exit_code != 0) {
@@ -111,10 +114,11 @@ int run_study(const StudyOptions& options) {
       all.push_back(report);
     }
     rmdir(directory);
-    fmt::print("\n  sim/ideal: simulated time over T_ideal. Q exact: HBM bytes counted in the simulation "
-               "equal the model's Q.\n  overlap: per core, the share of the shorter of memory activity "
-               "and compute that ran alongside the other.\n  bound: the busier of HBM and the compute "
-               "units in the simulation.\n");
+    fmt::print(
+        "\n  sim/ideal: simulated time over T_ideal. Q exact: HBM bytes counted in the simulation "
+        "equal the model's Q.\n  overlap: per core, the share of the shorter of memory activity "
+        "and compute that ran alongside the other.\n  bound: the busier of HBM and the compute "
+        "units in the simulation.\n");
   }
   if (!options.json_path.empty()) {
     std::ofstream file(options.json_path);

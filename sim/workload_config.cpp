@@ -50,12 +50,14 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   const u128 products = u128{spec.m} * spec.n * spec.k;
   const u128 largest = 2 * products * element_bytes(spec.dtype) + u128{spec.m} * spec.n * 8;
   if (largest >= (u128{1} << 63)) {
-    w.fail(fmt::format("M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
-                       spec.m, spec.n, spec.k),
+    w.fail(fmt::format(
+               "M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
+               spec.m, spec.n, spec.k),
            "reduce the matrix sizes");
   }
   spec.accumulator = default_accumulator(spec.dtype);
-  if (auto accumulator = w.optional("accumulator")) spec.accumulator = parse_data_type(*accumulator);
+  if (auto accumulator = w.optional("accumulator"))
+    spec.accumulator = parse_data_type(*accumulator);
   spec.strategy = w.required("strategy").choice({"no_reuse", "tiled"}) == "tiled"
                       ? GemmStrategy::tiled
                       : GemmStrategy::no_reuse;
@@ -71,7 +73,8 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   check_divides(tile_k, spec.tile.k, spec.k, "k");
 
   const ConfigNode stages = w.required("stages");
-  spec.stages = static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
+  spec.stages =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
   if (spec.stages > spec.k / spec.tile.k && spec.stages > 1) {
     stages.fail(fmt::format("more stages than K-steps ({} / {} = {})", spec.k, spec.tile.k,
                             spec.k / spec.tile.k),
@@ -111,7 +114,8 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   }
   spec.stages = 2;
   if (auto stages = w.optional("stages")) {
-    spec.stages = static_cast<std::uint32_t>(std::min<std::uint64_t>(stages->positive_count(), 1u << 20));
+    spec.stages =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(stages->positive_count(), 1u << 20));
   }
   spec.block_elements = std::min(spec.block_elements, spec.length);
   spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
@@ -122,7 +126,8 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
 
 WorkloadSpec parse_workload(const ConfigNode& w) {
   const std::string kind = w.required("kind").choice({"gemm", "vector_add"});
-  WorkloadSpec spec = kind == "gemm" ? WorkloadSpec{parse_gemm(w)} : WorkloadSpec{parse_vector_add(w)};
+  WorkloadSpec spec =
+      kind == "gemm" ? WorkloadSpec{parse_gemm(w)} : WorkloadSpec{parse_vector_add(w)};
   w.reject_unknown_keys();
   return spec;
 }

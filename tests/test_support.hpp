@@ -13,7 +13,8 @@ inline std::string source_path(const std::string& relative) {
 inline std::string config_path(const std::string& relative) {
   return source_path("configs/" + relative);
 }
-inline RunConfig seed_config(const std::string& workload, const std::vector<std::string>& overrides = {},
+inline RunConfig seed_config(const std::string& workload,
+                             const std::vector<std::string>& overrides = {},
                              const std::string& hardware = "hardware/seed.yaml") {
   return load_config(config_path(hardware), config_path(workload), overrides);
 }

@@ -13,7 +13,8 @@ Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof) {
   const auto q = static_cast<double>(bytes);
   r.intensity_flop_per_byte = q > 0 ? f / q : std::numeric_limits<double>::infinity();
   r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
-  r.roof_flop_per_s = std::min(roof.peak_flop_per_s, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
+  r.roof_flop_per_s =
+      std::min(roof.peak_flop_per_s, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
   r.t_compute_s = f / roof.peak_flop_per_s;
   r.t_memory_s = q / roof.hbm_bytes_per_s;
   r.t_ideal_s = std::max(r.t_compute_s, r.t_memory_s);

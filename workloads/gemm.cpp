@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "workloads/layout.hpp"
+#include "workloads/staged_loop.hpp"
 
 namespace ridgeline {
 
@@ -11,8 +12,8 @@ std::string_view name_of(GemmStrategy strategy) {
 }
 
 std::string describe(const GemmSpec& s) {
-  std::string text = fmt::format("gemm {}x{}x{} {} {}", s.m, s.n, s.k, name_of(s.dtype),
-                                 name_of(s.strategy));
+  std::string text =
+      fmt::format("gemm {}x{}x{} {} {}", s.m, s.n, s.k, name_of(s.dtype), name_of(s.strategy));
   if (s.strategy == GemmStrategy::tiled) {
     text += fmt::format(" tile {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
                         s.stages == 1 ? "" : "s");
@@ -68,8 +69,8 @@ Kernel build_kernel(const GemmSpec& s) {
   };
   auto b_tile = [&](std::uint64_t step) {
     AddressPattern p;
-    p.region_of_block0 = Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e,
-                                tiled ? 1 : t.m};
+    p.region_of_block0 =
+        Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e, tiled ? 1 : t.m};
     p.block_col_bytes = t.n * e;
     return p;
   };
@@ -81,38 +82,23 @@ Kernel build_kernel(const GemmSpec& s) {
   // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
   // R_M elements of A and R_N of B per k.
   const RegisterTile& r = s.register_tile;
-  const std::uint64_t sram_reads =
-      tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
+  const std::uint64_t sram_reads = tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
 
   ProgramBuilder builder({"A", "B", "C"});
   constexpr std::uint8_t kA = 0, kB = 1, kC = 2;
-  std::vector<std::uint32_t> computes;
-  std::uint32_t previous_load = 0;
+  StagedLoop loop(builder, s.stages);
   for (std::uint64_t step = 0; step < steps; ++step) {
     const auto k = static_cast<std::uint32_t>(step);
     // Tiled loads land in SRAM; without reuse, operands go straight to registers.
     const AddressPattern a_k = a_tile(step);
     const AddressPattern b_k = b_tile(step);
-    const std::uint32_t a = builder.add(Op::load(kA, k, a_k, tiled ? a_k.region_of_block0.bytes() : 0));
-    const std::uint32_t b = builder.add(Op::load(kB, k, b_k, tiled ? b_k.region_of_block0.bytes() : 0));
-    const std::uint32_t c = builder.add(Op::compute(k, 2 * t.m * t.n * t.k, sram_reads));
-    builder.depend(a, c, EdgeKind::data);
-    builder.depend(b, c, EdgeKind::data);
-    // One in-order load queue per block: A_k, B_k, A_k+1, ...
-    if (step > 0) builder.depend(previous_load, a, EdgeKind::issue_order);
-    builder.depend(a, b, EdgeKind::issue_order);
-    previous_load = b;
-    // Partial sums accumulate in K order.
-    if (step > 0) builder.depend(computes.back(), c, EdgeKind::issue_order);
-    // Stage buffer k mod s is free once compute k - s has read it.
-    if (step >= s.stages) {
-      builder.depend(computes[step - s.stages], a, EdgeKind::buffer_reuse);
-      builder.depend(computes[step - s.stages], b, EdgeKind::buffer_reuse);
-    }
-    computes.push_back(c);
+    loop.add_step({Op::load(kA, k, a_k, tiled ? a_k.region_of_block0.bytes() : 0),
+                   Op::load(kB, k, b_k, tiled ? b_k.region_of_block0.bytes() : 0)},
+                  Op::compute(k, 2 * t.m * t.n * t.k, sram_reads));
   }
+  // Partial sums stay in registers until the last K-step; C is written once.
   const std::uint32_t store = builder.add(Op::store(kC, 0, c_tile));
-  builder.depend(computes.back(), store, EdgeKind::data);
+  builder.depend(loop.last_compute(), store, EdgeKind::data);
 
   Kernel kernel;
   kernel.name = describe(s);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workloads/layout.hpp"
+#include "workloads/staged_loop.hpp"
 
 namespace ridgeline {
 
@@ -17,9 +18,9 @@ Footprint footprint(const VectorAddSpec& s) {
   const std::uint64_t e = element_bytes(s.dtype);
   Footprint f;
   f.stages = s.stages;
-  f.input_bytes_per_stage = 2 * s.chunk_elements * e;   // A and B chunks
+  f.input_bytes_per_stage = 2 * s.chunk_elements * e;  // A and B chunks
   f.input_bytes = f.input_bytes_per_stage * s.stages;
-  f.accumulator_bytes = s.chunk_elements * e;           // the C chunk before it is stored
+  f.accumulator_bytes = s.chunk_elements * e;              // the C chunk before it is stored
   f.register_bytes = f.input_bytes + f.accumulator_bytes;  // operands land in registers
   return f;
 }
@@ -43,8 +44,7 @@ Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
   const std::uint64_t e = element_bytes(s.dtype);
   const MatrixLayout layout = vector_layout(s.length, e);
   ProgramBuilder builder({"A", "B", "C"});
-  std::vector<std::uint32_t> computes;
-  std::uint32_t previous_load = 0;
+  StagedLoop loop(builder, s.stages);
   const std::uint64_t chunks = (elements + s.chunk_elements - 1) / s.chunk_elements;
   for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
     const std::uint64_t first = chunk * s.chunk_elements;
@@ -56,22 +56,11 @@ Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
       return p;
     };
     const auto step = static_cast<std::uint32_t>(chunk);
-    const std::uint32_t a = builder.add(Op::load(0, step, part(layout.a), 0));  // into registers
-    const std::uint32_t b = builder.add(Op::load(1, step, part(layout.b), 0));
-    const std::uint32_t c = builder.add(Op::compute(step, count, 0));
-    const std::uint32_t store = builder.add(Op::store(2, step, part(layout.c)));
-    builder.depend(a, c, EdgeKind::data);
-    builder.depend(b, c, EdgeKind::data);
-    builder.depend(c, store, EdgeKind::data);
-    if (chunk > 0) builder.depend(previous_load, a, EdgeKind::issue_order);
-    builder.depend(a, b, EdgeKind::issue_order);
-    previous_load = b;
-    if (chunk > 0) builder.depend(computes.back(), c, EdgeKind::issue_order);
-    if (chunk >= s.stages) {
-      builder.depend(computes[chunk - s.stages], a, EdgeKind::buffer_reuse);
-      builder.depend(computes[chunk - s.stages], b, EdgeKind::buffer_reuse);
-    }
-    computes.push_back(c);
+    // Operands land in registers (no SRAM bytes); each chunk's sum is stored as soon as it is made.
+    const std::uint32_t c = loop.add_step(
+        {Op::load(0, step, part(layout.a), 0), Op::load(1, step, part(layout.b), 0)},
+        Op::compute(step, count, 0));
+    builder.depend(c, builder.add(Op::store(2, step, part(layout.c))), EdgeKind::data);
   }
   return builder.compile();
 }

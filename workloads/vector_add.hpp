@@ -15,11 +15,11 @@
 namespace ridgeline {
 
 struct VectorAddSpec {
-  std::uint64_t length = 0;           ///< elements
-  DataType dtype = DataType::fp32;    ///< A, B and C
-  std::uint64_t block_elements = 0;   ///< elements per thread block
-  std::uint64_t chunk_elements = 0;   ///< elements per load
-  std::uint32_t stages = 2;           ///< chunks in flight per block
+  std::uint64_t length = 0;          ///< elements
+  DataType dtype = DataType::fp32;   ///< A, B and C
+  std::uint64_t block_elements = 0;  ///< elements per thread block
+  std::uint64_t chunk_elements = 0;  ///< elements per load
+  std::uint32_t stages = 2;          ///< chunks in flight per block
 };
 
 std::string describe(const VectorAddSpec& spec);

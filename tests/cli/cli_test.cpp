@@ -28,10 +28,11 @@ std::string slurp(const std::string& path) {
 Outcome ridgeline(const std::string& arguments) {
   const std::string base = ::testing::TempDir() + "ridgeline_cli_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string command = std::string(RIDGELINE_BINARY) + " " + arguments + " >" + base +
-                              ".out 2>" + base + ".err";
+  const std::string command =
+      std::string(RIDGELINE_BINARY) + " " + arguments + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(command.c_str());
-  Outcome outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
+  Outcome outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"),
+                  slurp(base + ".err")};
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return outcome;
@@ -43,7 +44,8 @@ const std::string kT64 = test::config_path("workloads/seed/gemm-4096-t64-double.
 TEST(Cli, HelpExplainsEverySubcommand) {
   const Outcome o = ridgeline("--help");
   EXPECT_EQ(o.exit_code, 0);
-  for (const char* word : {"analyze", "run", "study"}) EXPECT_NE(o.out.find(word), std::string::npos) << word;
+  for (const char* word : {"analyze", "run", "study"})
+    EXPECT_NE(o.out.find(word), std::string::npos) << word;
   const Outcome run_help = ridgeline("run --help");
   for (const char* word : {"--set", "--json", "--csv", "HARDWARE", "WORKLOAD"}) {
     EXPECT_NE(run_help.out.find(word), std::string::npos) << word;
@@ -53,17 +55,20 @@ TEST(Cli, HelpExplainsEverySubcommand) {
 TEST(Cli, AnalyzePrintsTheNotesFigures) {
   const Outcome o = ridgeline("analyze " + kSeed + " " + kT64);
   EXPECT_EQ(o.exit_code, 0) << o.err;
-  for (const char* figure : {"8,657,043,456", "15.875969", "6.871948 ms", "8.657043 ms", "memory"}) {
+  for (const char* figure :
+       {"8,657,043,456", "15.875969", "6.871948 ms", "8.657043 ms", "memory"}) {
     EXPECT_NE(o.out.find(figure), std::string::npos) << figure << "\n" << o.out;
   }
 }
 
 TEST(Cli, BadInputExitsWithTwoAndOneClearLine) {
-  const Outcome o = ridgeline("analyze " + kSeed + " " + kT64 + " --set hardware.hbm.bandwidth=0TB/s");
+  const Outcome o =
+      ridgeline("analyze " + kSeed + " " + kT64 + " --set hardware.hbm.bandwidth=0TB/s");
   EXPECT_EQ(o.exit_code, 2);
-  EXPECT_NE(o.err.find("--set hardware.hbm.bandwidth=0TB/s: hardware.hbm.bandwidth: value \"0TB/s\": "
-                       "a bandwidth must be greater than zero"),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find("--set hardware.hbm.bandwidth=0TB/s: hardware.hbm.bandwidth: value \"0TB/s\": "
+                 "a bandwidth must be greater than zero"),
+      std::string::npos)
       << o.err;
   EXPECT_EQ(o.out, "");
 
@@ -75,16 +80,18 @@ TEST(Cli, BadInputExitsWithTwoAndOneClearLine) {
 TEST(Cli, RunWritesJsonAndCsvWithTheFieldsScriptsRelyOn) {
   const std::string json_path = ::testing::TempDir() + "ridgeline_cli_run.json";
   const std::string csv_path = ::testing::TempDir() + "ridgeline_cli_run.csv";
-  const Outcome o = ridgeline("run " + kSeed + " " + test::config_path("workloads/vector-add.yaml") +
-                              " --set workload.length=1048576 --json " + json_path + " --csv " + csv_path);
+  const Outcome o =
+      ridgeline("run " + kSeed + " " + test::config_path("workloads/vector-add.yaml") +
+                " --set workload.length=1048576 --json " + json_path + " --csv " + csv_path);
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto report = nlohmann::json::parse(slurp(json_path));
-  for (const char* key : {"flops", "hbm_bytes", "intensity_flop_per_byte", "roof_flop_per_s", "bound",
-                          "t_compute_s", "t_memory_s", "t_ideal_s"}) {
+  for (const char* key : {"flops", "hbm_bytes", "intensity_flop_per_byte", "roof_flop_per_s",
+                          "bound", "t_compute_s", "t_memory_s", "t_ideal_s"}) {
     EXPECT_TRUE(report["analytical"].contains(key)) << key;
   }
-  for (const char* key : {"time_s", "flops", "hbm_bytes", "achieved_flop_per_s", "achieved_hbm_bytes_per_s",
-                          "intensity_flop_per_byte", "overlap_fraction", "stalls"}) {
+  for (const char* key :
+       {"time_s", "flops", "hbm_bytes", "achieved_flop_per_s", "achieved_hbm_bytes_per_s",
+        "intensity_flop_per_byte", "overlap_fraction", "stalls"}) {
     EXPECT_TRUE(report["simulated"].contains(key)) << key;
   }
   EXPECT_EQ(report["analytical"]["bound"], "memory");
@@ -103,19 +110,20 @@ TEST(Cli, RunWritesJsonAndCsvWithTheFieldsScriptsRelyOn) {
 
 TEST(Cli, StudyPrintsTheNotesTableAnalytically) {
   const std::string dir = test::config_path("workloads/seed/");
-  const Outcome o = ridgeline("study --analytical " + kSeed + " " + dir + "gemm-4096-no-reuse.yaml " + dir +
-                              "gemm-4096-t32-double.yaml " + dir + "gemm-4096-t128-double.yaml");
+  const Outcome o =
+      ridgeline("study --analytical " + kSeed + " " + dir + "gemm-4096-no-reuse.yaml " + dir +
+                "gemm-4096-t32-double.yaml " + dir + "gemm-4096-t128-double.yaml");
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  for (const char* figure : {"549,822,922,752", "0.249969", "549.822923", "17,246,978,048", "7.968872",
-                             "4,362,076,160", "31.507692", "20.000000", "compute"}) {
+  for (const char* figure : {"549,822,922,752", "0.249969", "549.822923", "17,246,978,048",
+                             "7.968872", "4,362,076,160", "31.507692", "20.000000", "compute"}) {
     EXPECT_NE(o.out.find(figure), std::string::npos) << figure << "\n" << o.out;
   }
 }
 
 TEST(Cli, StudySimulatesEachWorkloadInItsOwnProcess) {
   const std::string dir = test::config_path("workloads/seed/");
-  const Outcome o = ridgeline("study -j 2 " + kSeed + " " + dir + "gemm-4096-t128-double.yaml " + dir +
-                              "gemm-4096-t64-double.yaml");
+  const Outcome o = ridgeline("study -j 2 " + kSeed + " " + dir + "gemm-4096-t128-double.yaml " +
+                              dir + "gemm-4096-t64-double.yaml");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.out.find("Simulated"), std::string::npos);
   EXPECT_EQ(o.out.find("NO"), std::string::npos) << "counted Q differs from the model\n" << o.out;

@@ -15,7 +15,9 @@ HbmParams params(std::uint32_t channels) {
   return p;
 }
 
-Region contiguous(std::uint64_t base, std::uint64_t bytes) { return Region{base, 1, bytes, bytes, 1}; }
+Region contiguous(std::uint64_t base, std::uint64_t bytes) {
+  return Region{base, 1, bytes, bytes, 1};
+}
 
 TEST(HbmTiming, SplitsRegionsOverChannelsByInterleave) {
   HbmTiming hbm(params(4));

@@ -13,7 +13,9 @@ using test::seed_config;
 struct Outcome {
   RunConfig config;
   SimulationResult result;
-  double ratio_to_ideal() const { return result.time.seconds() / config.analysis.roofline.t_ideal_s; }
+  double ratio_to_ideal() const {
+    return result.time.seconds() / config.analysis.roofline.t_ideal_s;
+  }
 };
 
 Outcome run(const std::string& workload, const std::string& hardware = "hardware/seed.yaml") {

@@ -22,10 +22,10 @@ TEST(VectorAdd, ReachesPeakBandwidthWithEnoughInFlight) {
 
 TEST(VectorAdd, SmallInFlightLimitFollowsLittlesLaw) {
   // 2 KiB in flight per core x 128 cores / 500 ns = 524.288 GB/s, about half the peak.
-  const RunConfig config = seed_config(
-      "workloads/vector-add.yaml",
-      {"hardware.hbm.max_bytes_in_flight_per_core=2KiB", "workload.chunk_elements=256",
-       "workload.block_elements=65536", "workload.stages=4"});
+  const RunConfig config =
+      seed_config("workloads/vector-add.yaml",
+                  {"hardware.hbm.max_bytes_in_flight_per_core=2KiB", "workload.chunk_elements=256",
+                   "workload.block_elements=65536", "workload.stages=4"});
   const SimulationResult result = simulate(config);
   EXPECT_EQ(result.hbm_bytes(), config.analysis.hbm_bytes());
   const double achieved = static_cast<double>(result.hbm_bytes()) / result.time.seconds();

@@ -58,14 +58,19 @@ struct TableRow {
 
 TEST(SeedNote, The4096Table) {
   const TableRow rows[] = {
-      {"gemm-4096-no-reuse", 549'822'922'752, "0.249969", "0.249969", Bound::memory, "549.822923", "549.822923"},
-      {"gemm-4096-t32-double", 17'246'978'048, "7.968872", "7.968872", Bound::memory, "17.246978", "17.246978"},
-      {"gemm-4096-t64-double", 8'657'043'456, "15.875969", "15.875969", Bound::memory, "8.657043", "8.657043"},
-      {"gemm-4096-t128-double", 4'362'076'160, "31.507692", "20.000000", Bound::compute, "4.362076", "6.871948"},
+      {"gemm-4096-no-reuse", 549'822'922'752, "0.249969", "0.249969", Bound::memory, "549.822923",
+       "549.822923"},
+      {"gemm-4096-t32-double", 17'246'978'048, "7.968872", "7.968872", Bound::memory, "17.246978",
+       "17.246978"},
+      {"gemm-4096-t64-double", 8'657'043'456, "15.875969", "15.875969", Bound::memory, "8.657043",
+       "8.657043"},
+      {"gemm-4096-t128-double", 4'362'076'160, "31.507692", "20.000000", Bound::compute, "4.362076",
+       "6.871948"},
   };
   for (const TableRow& row : rows) {
     SCOPED_TRACE(row.workload);
-    const Analysis a = seed_config(std::string("workloads/seed/") + row.workload + ".yaml").analysis;
+    const Analysis a =
+        seed_config(std::string("workloads/seed/") + row.workload + ".yaml").analysis;
     EXPECT_EQ(a.flops, 137'438'953'472u);
     EXPECT_EQ(a.hbm_bytes(), row.q_bytes);
     EXPECT_EQ(six(a.hbm_bytes() / 1e9), six(row.q_bytes / 1e9));  // Q (GB)
@@ -92,9 +97,10 @@ TEST(SeedNote, FootprintTable) {
   struct Row {
     std::uint64_t t, a_in_kib, inputs_kib, accumulators_kib, total_kib;
   };
-  for (const Row& row : {Row{32, 4, 8, 4, 12}, Row{64, 16, 32, 16, 48}, Row{128, 64, 128, 64, 192}}) {
-    const Footprint f =
-        seed_config(fmt::format("workloads/seed/gemm-4096-t{}-single.yaml", row.t)).analysis.footprint;
+  for (const Row& row :
+       {Row{32, 4, 8, 4, 12}, Row{64, 16, 32, 16, 48}, Row{128, 64, 128, 64, 192}}) {
+    const Footprint f = seed_config(fmt::format("workloads/seed/gemm-4096-t{}-single.yaml", row.t))
+                            .analysis.footprint;
     EXPECT_EQ(f.input_bytes_per_stage / 2, row.a_in_kib * 1024);  // A in = B in
     EXPECT_EQ(f.input_bytes_per_stage, row.inputs_kib * 1024);
     EXPECT_EQ(f.input_bytes, row.inputs_kib * 1024);  // one stage
@@ -102,7 +108,8 @@ TEST(SeedNote, FootprintTable) {
     EXPECT_EQ(f.input_bytes + f.accumulator_bytes, row.total_kib * 1024);
   }
   // Double buffering doubles the input part only.
-  const Footprint doubled = seed_config("workloads/seed/gemm-4096-t128-double.yaml").analysis.footprint;
+  const Footprint doubled =
+      seed_config("workloads/seed/gemm-4096-t128-double.yaml").analysis.footprint;
   EXPECT_EQ(doubled.input_bytes, 256u * 1024);
   EXPECT_EQ(doubled.sram_bytes, 256u * 1024);
   EXPECT_EQ(doubled.accumulator_bytes, 64u * 1024);
@@ -149,7 +156,8 @@ TEST(Occupancy, TheTightestResourceLimits) {
   EXPECT_EQ(occupancy(f, CoreCapacity{228 * 1024, 256 * 1024, 32}).blocks_per_core, 3u);
   EXPECT_EQ(occupancy(f, CoreCapacity{228 * 1024, 256 * 1024, 32}).limited_by, "sram");
   EXPECT_EQ(occupancy(f, CoreCapacity{1024 * 1024, 128 * 1024, 32}).limited_by, "registers");
-  EXPECT_EQ(occupancy(f, CoreCapacity{1024 * 1024, 1024 * 1024, 2}).limited_by, "max_resident_blocks");
+  EXPECT_EQ(occupancy(f, CoreCapacity{1024 * 1024, 1024 * 1024, 2}).limited_by,
+            "max_resident_blocks");
   EXPECT_EQ(occupancy(f, CoreCapacity{32 * 1024, 1024 * 1024, 2}).blocks_per_core, 0u);
 }
 

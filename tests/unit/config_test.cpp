@@ -16,9 +16,9 @@ class ConfigTest : public ::testing::Test {
  protected:
   // Writes `text` to a temporary file and returns its path.
   std::string file(const std::string& text) {
-    const std::string path = ::testing::TempDir() + "ridgeline_config_" +
-                             std::to_string(files_.size()) + "_" +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
+    const std::string path =
+        ::testing::TempDir() + "ridgeline_config_" + std::to_string(files_.size()) + "_" +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
     std::ofstream(path) << text;
     files_.push_back(path);
     return path;
@@ -81,8 +81,9 @@ TEST_F(ConfigTest, UnknownKeyNamesPositionAndSuggestion) {
   const std::string hw = hardware_with(
       "    bandwidth: 1TB/s\n    latency: 500ns\n    channels: 8\n    chanels: 8\n"
       "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n");
-  const ConfigError error = expect_error(hw, gemm(), {":16:5:", "hardware.hbm.chanels", "unknown key 'chanels'",
-                                                       "did you mean 'channels'?"});
+  const ConfigError error = expect_error(
+      hw, gemm(),
+      {":16:5:", "hardware.hbm.chanels", "unknown key 'chanels'", "did you mean 'channels'?"});
   EXPECT_EQ(error.where().line, 16);
   EXPECT_EQ(error.where().column, 5);
 }
@@ -91,31 +92,36 @@ TEST_F(ConfigTest, MisspelledRequiredKeyPointsAtTheTypo) {
   const std::string hw = hardware_with(
       "    bandwdith: 1TB/s\n    latency: 500ns\n    channels: 8\n"
       "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n");
-  expect_error(hw, gemm(), {":13:5:", "hardware.hbm.bandwidth", "missing required key 'bandwidth'",
-                            "found unknown key 'bandwdith'", "did you mean 'bandwidth'?"});
+  expect_error(hw, gemm(),
+               {":13:5:", "hardware.hbm.bandwidth", "missing required key 'bandwidth'",
+                "found unknown key 'bandwdith'", "did you mean 'bandwidth'?"});
 }
 
 TEST_F(ConfigTest, MissingRequiredKeyIsNeverDefaulted) {
   const std::string hw = hardware_with(
       "    bandwidth: 1TB/s\n    channels: 8\n    interleave: 256B\n"
       "    max_bytes_in_flight_per_core: 64KiB\n");
-  expect_error(hw, gemm(), {"hardware.hbm.latency", "missing required key 'latency'", "no value is assumed"});
+  expect_error(hw, gemm(),
+               {"hardware.hbm.latency", "missing required key 'latency'", "no value is assumed"});
 }
 
 TEST_F(ConfigTest, WrongTypeZeroAndUnitTypos) {
   const std::string tail = "    interleave: 256B\n    max_bytes_in_flight_per_core: 64KiB\n";
-  expect_error(hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: [1, 2]\n" + tail), gemm(),
-               {"hardware.hbm.channels", "expected a single value"});
-  expect_error(hardware_with("    bandwidth: 0TB/s\n    latency: 500ns\n    channels: 8\n" + tail), gemm(),
-               {":13:16:", "hardware.hbm.bandwidth", "value \"0TB/s\"", "must be greater than zero"});
-  expect_error(hardware_with("    bandwidth: 1TB\n    latency: 500ns\n    channels: 8\n" + tail), gemm(),
-               {"value \"1TB\"", "'TB' is a unit of size", "such as 1TB/s"});
-  expect_error(hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: -8\n" + tail), gemm(),
-               {"hardware.hbm.channels", "expected a whole number"});
+  expect_error(
+      hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: [1, 2]\n" + tail),
+      gemm(), {"hardware.hbm.channels", "expected a single value"});
+  expect_error(
+      hardware_with("    bandwidth: 0TB/s\n    latency: 500ns\n    channels: 8\n" + tail), gemm(),
+      {":13:16:", "hardware.hbm.bandwidth", "value \"0TB/s\"", "must be greater than zero"});
+  expect_error(hardware_with("    bandwidth: 1TB\n    latency: 500ns\n    channels: 8\n" + tail),
+               gemm(), {"value \"1TB\"", "'TB' is a unit of size", "such as 1TB/s"});
+  expect_error(hardware_with("    bandwidth: 1TB/s\n    latency: 500ns\n    channels: -8\n" + tail),
+               gemm(), {"hardware.hbm.channels", "expected a whole number"});
 }
 
 TEST_F(ConfigTest, TileRules) {
-  expect_error(seed_hardware(), gemm(), {"--set workload.tile.m=8192", "the tile is larger than the matrix"},
+  expect_error(seed_hardware(), gemm(),
+               {"--set workload.tile.m=8192", "the tile is larger than the matrix"},
                {"workload.tile.m=8192"});
   expect_error(seed_hardware(), gemm(), {"workload.tile.n", "does not divide the matrix"},
                {"workload.tile.n=48"});
@@ -136,7 +142,8 @@ TEST_F(ConfigTest, OnChipCapacityIsChecked) {
 TEST_F(ConfigTest, DataTypeTheMachineLacks) {
   expect_error(seed_hardware(), gemm(), {"workload.dtype", "gives no fp8 throughput", "fp32"},
                {"workload.dtype=fp8"});
-  expect_error(seed_hardware(), gemm(), {"workload.dtype", "not an accepted value", "did you mean 'fp32'"},
+  expect_error(seed_hardware(), gemm(),
+               {"workload.dtype", "not an accepted value", "did you mean 'fp32'"},
                {"workload.dtype=fp23"});
 }
 
@@ -149,10 +156,13 @@ TEST_F(ConfigTest, OverridesApplyInOrderAndNameThemselves) {
   EXPECT_EQ(spec.tile.k, 64u);
   EXPECT_DOUBLE_EQ(config.analysis.roof.hbm_bytes_per_s, 2e12);
 
-  expect_error(seed_hardware(), gemm(), {"--set hardwre.hbm.bandwidth=2TB/s", "starts with 'hardware.' or 'workload.'"},
+  expect_error(seed_hardware(), gemm(),
+               {"--set hardwre.hbm.bandwidth=2TB/s", "starts with 'hardware.' or 'workload.'"},
                {"hardwre.hbm.bandwidth=2TB/s"});
-  expect_error(seed_hardware(), gemm(), {"--set workload.tile", "expected key.path=value"}, {"workload.tile"});
-  expect_error(seed_hardware(), gemm(), {"workload.tiles", "unknown key 'tiles'", "did you mean 'tile'"},
+  expect_error(seed_hardware(), gemm(), {"--set workload.tile", "expected key.path=value"},
+               {"workload.tile"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.tiles", "unknown key 'tiles'", "did you mean 'tile'"},
                {"workload.tiles.m=3"});
 }
 
@@ -160,15 +170,18 @@ TEST_F(ConfigTest, MalformedEmptyAndMisrootedFiles) {
   expect_error(file("hardware:\n  name: [unclosed\n"), gemm(), {":3:1:", "malformed YAML"});
   expect_error(file(""), gemm(), {"the file is empty"});
   expect_error(file("workload:\n  kind: gemm\n"), gemm(), {"missing top-level key 'hardware'"});
-  expect_error(seed_hardware(), file("workload:\n  kind: gemm\n  kind: gemm\n  m: 1\n"), {"missing required key 'n'"});
+  expect_error(seed_hardware(), file("workload:\n  kind: gemm\n  kind: gemm\n  m: 1\n"),
+               {"missing required key 'n'"});
   expect_error(file("\x01\x02\xff\xfe garbage: ["), gemm(), {"malformed YAML"});
-  expect_error("/nonexistent/hardware.yaml", gemm(), {"/nonexistent/hardware.yaml", "cannot open the file"});
+  expect_error("/nonexistent/hardware.yaml", gemm(),
+               {"/nonexistent/hardware.yaml", "cannot open the file"});
 }
 
 TEST_F(ConfigTest, DuplicateKeysAreRefused) {
-  expect_error(seed_hardware(),
-               file("workload:\n  kind: vector_add\n  length: 1024\n  length: 2048\n  dtype: fp32\n"),
-               {":4:3:", "key 'length' is given twice"});
+  expect_error(
+      seed_hardware(),
+      file("workload:\n  kind: vector_add\n  length: 1024\n  length: 2048\n  dtype: fp32\n"),
+      {":4:3:", "key 'length' is given twice"});
 }
 
 TEST_F(ConfigTest, SizesThatWouldOverflowAreRefused) {

@@ -44,7 +44,8 @@ TEST(Program, ACycleIsRefusedNamingAnOpOnIt) {
     builder.compile();
     FAIL() << "a cycle compiled";
   } catch (const ProgramError& error) {
-    EXPECT_NE(std::string(error.what()).find("dependency cycle through 'compute"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("dependency cycle through 'compute"),
+              std::string::npos)
         << error.what();
   }
   EXPECT_THROW(builder.depend(a, 7, EdgeKind::data), ProgramError);
