@@ -98,7 +98,10 @@ std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {
   expect_map();
   asked_->emplace(key);
   for (const auto& entry : node_) {
-    if (entry.first.IsScalar() && entry.first.Scalar() == key) return child(entry.second, key);
+    // A list or map used as a key ('? [a, b]') would otherwise read as a missing key.
+    if (!entry.first.IsScalar())
+      ConfigNode(entry.first, key_path_, document_).fail("a key must be a plain name");
+    if (entry.first.Scalar() == key) return child(entry.second, key);
   }
   return std::nullopt;
 }
@@ -172,6 +175,12 @@ std::uint64_t ConfigNode::count() const {
 std::uint64_t ConfigNode::positive_count() const {
   const std::uint64_t value = count();
   if (value == 0) fail("must be at least 1");
+  return value;
+}
+
+std::uint64_t ConfigNode::positive_count_at_most(std::uint64_t limit, std::string_view why) const {
+  const std::uint64_t value = positive_count();
+  if (value > limit) fail(fmt::format("must be at most {}", limit), std::string(why));
   return value;
 }
 

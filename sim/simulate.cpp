@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "sim/accelerator.hpp"
+#include "sim/run_limits.hpp"
 
 namespace ridgeline {
 
@@ -58,6 +59,7 @@ SramStats SimulationResult::sram_total() const {
 
 SimulationResult simulate(const RunConfig& config) {
   const Kernel kernel = build_kernel(config.workload);
+  check_simulated_time_fits(config, kernel);
   Accelerator accelerator("top", config.hardware, kernel);
   sc_core::sc_start();
 

@@ -10,6 +10,9 @@ namespace ridgeline {
 namespace {
 
 constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;  // keeps every byte count in 64 bits
+// A block's program is a graph of a few ops per K-step (or chunk), built in memory before the run
+// (about 1.2 KB a step): 65536 steps keep it under 100 MB where 2^24 would exhaust memory.
+constexpr std::uint64_t kMaxStepsPerBlock = std::uint64_t{1} << 16;
 
 DataType parse_data_type(const ConfigNode& node) {
   std::vector<std::string_view> names;
@@ -72,9 +75,15 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   check_divides(tile_n, spec.tile.n, spec.n, "n");
   check_divides(tile_k, spec.tile.k, spec.k, "k");
 
+  if (spec.k / spec.tile.k > kMaxStepsPerBlock) {
+    tile_k.fail(
+        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program",
+                    spec.k, spec.tile.k, spec.k / spec.tile.k, kMaxStepsPerBlock),
+        "use a larger tile.k");
+  }
+
   const ConfigNode stages = w.required("stages");
-  spec.stages =
-      static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
+  spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
   if (spec.stages > spec.k / spec.tile.k && spec.stages > 1) {
     stages.fail(fmt::format("more stages than K-steps ({} / {} = {})", spec.k, spec.tile.k,
                             spec.k / spec.tile.k),
@@ -104,21 +113,32 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   spec.dtype = parse_data_type(w.required("dtype"));
   // Defaults: 4096-element chunks, 16 per block, two in flight (documented in docs/CONFIG.md).
   spec.chunk_elements = 4096;
-  if (auto chunk = w.optional("chunk_elements")) spec.chunk_elements = chunk->positive_count();
+  const auto chunk = w.optional("chunk_elements");
+  if (chunk) spec.chunk_elements = chunk->positive_count_at_most(kMaxElements);
   spec.block_elements = 16 * spec.chunk_elements;
-  if (auto block = w.optional("block_elements")) {
-    spec.block_elements = block->positive_count();
+  const auto block = w.optional("block_elements");
+  if (block) {
+    spec.block_elements = block->positive_count_at_most(kMaxElements);
     if (spec.block_elements % spec.chunk_elements != 0) {
       block->fail(fmt::format("must be a multiple of chunk_elements = {}", spec.chunk_elements));
     }
   }
   spec.stages = 2;
-  if (auto stages = w.optional("stages")) {
-    spec.stages =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(stages->positive_count(), 1u << 20));
-  }
+  if (auto stages = w.optional("stages"))
+    spec.stages = static_cast<std::uint32_t>(stages->positive_count_at_most(kMaxStepsPerBlock));
   spec.block_elements = std::min(spec.block_elements, spec.length);
   spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
+  const std::uint64_t chunks =
+      (spec.block_elements + spec.chunk_elements - 1) / spec.chunk_elements;
+  if (chunks > kMaxStepsPerBlock) {
+    (block   ? *block
+     : chunk ? *chunk
+             : w)
+        .fail(fmt::format("a block would load {} chunks of {} elements; at most {} fit a block's "
+                          "program",
+                          chunks, spec.chunk_elements, kMaxStepsPerBlock),
+              "use a larger chunk_elements or a smaller block_elements");
+  }
   return spec;
 }
 
