@@ -290,6 +290,10 @@ ConfigNode load_document(const std::string& path, std::string_view root,
     throw ConfigError(SourceLocation{path, 1, 1}, std::string(root), "",
                       fmt::format("missing top-level key '{}'", root), fix);
   }
+  // Overrides go below the root: a root holding a single value ('hardware: fast') is the file's
+  // fault, and is named as such before any --set is applied to it.
+  if (!body.IsMap())
+    ConfigNode(body, std::string(root), document).fail("expected a map of keys", fix);
   for (const auto& assignment : overrides) apply_override(body, root, assignment, *document);
   ConfigNode top_node(top, "", document);
   top_node.required(root);
