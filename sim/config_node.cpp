@@ -118,7 +118,8 @@ ConfigNode ConfigNode::required(std::string_view key) const {
   for (const auto& entry : node_) {
     if (!entry.first.IsScalar() || asked_->count(entry.first.Scalar()) != 0) continue;
     if (did_you_mean(entry.first.Scalar(), {std::string(key)})) {
-      const ConfigNode typo(entry.first, missing_path, document_);
+      // Located as the misspelt key itself, which a --set may have created.
+      const ConfigNode typo = child(entry.first, entry.first.Scalar());
       throw ConfigError(typo.location(), missing_path, "",
                         fmt::format("missing required key '{}' in {}; found unknown key '{}'", key,
                                     where, entry.first.Scalar()),
