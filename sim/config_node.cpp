@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 namespace ridgeline {
 
@@ -270,11 +269,21 @@ ConfigNode load_document(const std::string& path, std::string_view root,
     throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
                       "check the path and that it is readable");
   }
-  std::stringstream contents;
-  contents << file.rdbuf();
+  // A configuration is a few KB; reading stops past 16 MiB, so that /dev/zero or a wrong file of
+  // gigabytes is refused instead of exhausting memory.
+  constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+  std::string contents;
+  char chunk[1 << 16];
+  while (contents.size() <= kMaxFileBytes && file.read(chunk, sizeof(chunk)).gcount() > 0)
+    contents.append(chunk, static_cast<std::size_t>(file.gcount()));
+  if (contents.size() > kMaxFileBytes) {
+    throw ConfigError(SourceLocation{path, 0, 0}, "", "",
+                      "the file is larger than 16 MiB, which no configuration is",
+                      "check the path names a configuration file");
+  }
   YAML::Node top;
   try {
-    top = YAML::Load(contents.str());
+    top = YAML::Load(contents);
   } catch (const YAML::Exception& error) {
     const int line = error.mark.is_null() ? 0 : error.mark.line + 1;
     const int column = error.mark.is_null() ? 0 : error.mark.column + 1;
