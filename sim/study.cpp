@@ -26,6 +26,10 @@ std::string row_label(const WorkloadSpec& spec) {
                                  : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
     return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
   }
+  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
+    const auto slash = t->path.rfind('/');
+    return "trace " + (slash == std::string::npos ? t->path : t->path.substr(slash + 1));
+  }
   return "vector add";
 }
 

@@ -6,11 +6,12 @@
 #include <variant>
 
 #include "workloads/gemm.hpp"
+#include "workloads/memory_trace.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace ridgeline {
 
-using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec>;
+using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
 
 inline std::string describe(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
