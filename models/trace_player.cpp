@@ -62,11 +62,11 @@ bool TracePlayer::room() const {
 }
 
 void TracePlayer::issue(Time t) {
-  const bool is_write = pending_.is_write;
+  const bool is_write = next_.is_write;
   const std::uint64_t bytes = params_.access_bytes;
-  request_.region = Region{pending_.address, 1, bytes, bytes, 1};
+  request_.region = Region{next_.address, 1, bytes, bytes, 1};
   payload_.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  payload_.set_address(pending_.address);
+  payload_.set_address(next_.address);
   payload_.set_data_length(static_cast<unsigned int>(bytes));
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -84,7 +84,6 @@ void TracePlayer::issue(Time t) {
     ++stats_.reads;
     stats_.read_bytes += bytes;
   }
-  has_pending_ = false;
 }
 
 void TracePlayer::wake(Time t) {
@@ -93,28 +92,25 @@ void TracePlayer::wake(Time t) {
     completions_ps_.pop();
     bytes_in_flight_ -= params_.access_bytes;
   }
-  for (;;) {
-    if (!has_pending_) {
-      if (ended_ || !source_.next(pending_)) {
-        ended_ = true;
-        break;
-      }
-      has_pending_ = true;
+  // Take the next access only with room to issue it: the stream goes, in its order, to whichever
+  // player has room first, and no player holds an access back while another could issue it.
+  while (!ended_ && room()) {
+    if (!source_.next(next_)) {
+      ended_ = true;
+      break;
     }
-    if (!room()) break;
     if (blocked_) {
       stats_.in_flight_limit += t - blocked_since_;
       blocked_ = false;
     }
     issue(t);
   }
-  if (has_pending_ && !blocked_) {
+  if (ended_) return;  // the statistics already hold every completion time
+  if (!blocked_) {
     blocked_ = true;
     blocked_since_ = t;
   }
-  // Only a completion that makes room matters; after the stream's end, none does (the statistics
-  // already hold every completion time).
-  if (has_pending_) wakeups_.wake_at(wakeup_index_, Time::from_ps(completions_ps_.top()));
+  wakeups_.wake_at(wakeup_index_, Time::from_ps(completions_ps_.top()));
 }
 
 }  // namespace ridgeline

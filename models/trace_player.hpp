@@ -3,9 +3,10 @@
 //
 // Every player pulls the next access from one shared AccessSource whenever it has room under its
 // in-flight limits (bytes and requests, as a core's), so the stream is issued in its own order, as
-// fast as the limits and the memory allow, spread over the players. Each access is one TLM request
-// of `access_bytes`; its latency (issue to last byte) goes into a histogram. The player sleeps
-// until the first completion that frees room; once the stream has ended it does not wake again.
+// fast as the limits and the memory allow, spread over the players (at one time, in player
+// order). Each access is one TLM request
+// of `access_bytes`; its latency (issue to last byte) goes into a histogram. A player without room
+// sleeps until its first completion; once it has seen the stream end it does not wake again.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -71,8 +72,7 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
 
   std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> completions_ps_;
   std::uint64_t bytes_in_flight_ = 0;
-  MemoryAccess pending_;
-  bool has_pending_ = false;
+  MemoryAccess next_;
   bool ended_ = false;
   bool blocked_ = false;
   Time blocked_since_;
