@@ -7,30 +7,16 @@
 
 #include <numeric>
 
+#include "tests/hbm3_stack.hpp"
+
 namespace ridgeline {
 namespace {
 
 using F = AddressField;
 
-// One HBM3 stack as configs/hardware/hbm3-stack.yaml describes it.
-AddressGeometry hbm3(std::uint64_t interleave = 256) {
-  AddressGeometry g;
-  g.channels = 16;
-  g.pseudo_channels = 2;
-  g.bank_groups = 8;
-  g.banks_per_group = 4;
-  g.rows = 16384;
-  g.row_bytes = 1024;
-  g.interleave_bytes = interleave;
-  return g;
-}
-
+AddressGeometry hbm3(std::uint64_t interleave = 256) { return test::hbm3_geometry(interleave); }
 std::array<AddressField, kAddressFields> named(std::string_view name) {
-  for (const auto& m : named_address_mappings()) {
-    if (m.name == name) return m.order;
-  }
-  ADD_FAILURE() << "no mapping " << name;
-  return {};
+  return test::named_mapping(name);
 }
 
 TEST(AddressMap, ChannelInterleaveRotatesGranulesOverChannelsThenPseudoChannels) {
