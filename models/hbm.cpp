@@ -18,6 +18,31 @@ void HbmStats::visit(const StatVisitor& v) const {
     "sum over requests of the time spent waiting for a busy channel");
 }
 
+namespace {
+
+// Whether the address map puts channel and pseudo-channel right above the interleave granule.
+// Then granules go to the pseudo-channels in turn, as without a map (in another numbering of the
+// pseudo-channels, which simple mode does not tell apart), and the O(channels) split serves.
+bool channels_lowest(const HbmParams& params) {
+  const AddressGeometry g = params.geometry();
+  const auto& order = params.dram->mapping;
+  std::size_t found = 0;
+  for (auto f = order.rbegin(); f != order.rend() && found < 2; ++f) {
+    if (*f == AddressField::channel || *f == AddressField::pseudo_channel) {
+      ++found;
+      continue;
+    }
+    const bool takes_bits = *f == AddressField::column       ? g.row_bytes > g.interleave_bytes
+                            : *f == AddressField::bank_group ? g.bank_groups > 1
+                            : *f == AddressField::bank       ? g.banks_per_group > 1
+                                                             : g.rows > 1;
+    if (takes_bits) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 HbmTiming::HbmTiming(const HbmParams& params)
     : params_(params),
       channel_rate_(params.peak_bandwidth, params.units()),
@@ -28,7 +53,7 @@ HbmTiming::HbmTiming(const HbmParams& params)
   if (params.mode == HbmMode::detailed) {
     assert(params.dram && "detailed mode needs the DRAM's organisation and timings");
     dram_ = std::make_unique<DramSystem>(*params.dram, params.geometry(), params.peak_bandwidth);
-  } else if (params.dram) {
+  } else if (params.dram && !channels_lowest(params)) {
     map_.emplace(params.geometry(), params.dram->mapping);
   }
 }

@@ -54,6 +54,28 @@ TEST(HbmConfig, TheStackPresetReadsEveryKey) {
   }
 }
 
+TEST(HbmConfig, EveryStackPresetLoads) {
+  struct Preset {
+    const char* file;
+    std::uint64_t bytes_per_s;
+    std::uint32_t units;
+    std::uint64_t capacity_bytes;
+    std::uint64_t burst_ps;  ///< 32 B at a pseudo-channel's share of the peak, rounded up
+  };
+  for (const Preset& p :
+       {Preset{"hardware/hbm2e-stack.yaml", 409'600'000'000, 16, 16ull << 30, 1250},
+        Preset{"hardware/hbm3-stack.yaml", 819'200'000'000, 32, 16ull << 30, 1250},
+        Preset{"hardware/hbm3e-stack.yaml", 1'228'800'000'000, 32, 24ull << 30, 834}}) {
+    const HbmParams hbm = load_config(test::config_path(p.file), kTrace, {}).hardware.hbm;
+    EXPECT_EQ(hbm.mode, HbmMode::detailed) << p.file;
+    EXPECT_EQ(hbm.peak_bandwidth.bytes_per_second, p.bytes_per_s) << p.file;
+    EXPECT_EQ(hbm.units(), p.units) << p.file;
+    EXPECT_EQ(hbm.geometry().capacity_bytes(), p.capacity_bytes) << p.file;
+    EXPECT_EQ(hbm.dram->burst_bytes, 32u) << p.file;
+    EXPECT_EQ(TransferRate(hbm.peak_bandwidth, hbm.units()).time_for(32).ps(), p.burst_ps);
+  }
+}
+
 TEST(HbmConfig, MappingsByNameOrBitOrder) {
   EXPECT_EQ(load_config(kStack, kTrace, {"hardware.hbm.address_mapping=ch-pc-ro-ba-bg-co"})
                 .hardware.hbm.dram->mapping,
