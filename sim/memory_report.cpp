@@ -102,7 +102,7 @@ std::string dram_text(const SimulationResult& r) {
       with_commas(accesses), share(d.row_hits), share(d.row_misses), share(d.row_conflicts),
       with_commas(d.activations));
   out += fmt::format(
-      "    {} refreshes ({:.1f} % of pseudo-channel time), {} read/write turnarounds, data bus "
+      "    refreshes {} ({:.1f} % of pseudo-channel time), read/write turnarounds {}, data bus "
       "busy {:.1f} %\n",
       with_commas(d.refreshes),
       100 * fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_channels),
