@@ -143,21 +143,28 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
   return child;
 }
 
-void SeedCase(benchmark::State& state, const std::string& workload,
-              const std::vector<std::string>& overrides) {
+// `ridgeline run` once an iteration; items are the child's `items` (program ops, HBM requests).
+void RunCase(benchmark::State& state, const std::string& hardware, const std::string& workload,
+             const std::vector<std::string>& overrides, std::uint64_t Child::*items,
+             const char* items_name) {
   Child child;
-  std::int64_t ops = 0;
+  std::int64_t total = 0;
   for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides);
-    if (child.ops == 0) {
+    child = run_ridgeline("run", workload, overrides, hardware);
+    if (child.*items == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
     }
-    ops += static_cast<std::int64_t>(child.ops);
+    total += static_cast<std::int64_t>(child.*items);
   }
-  state.SetItemsProcessed(ops);
+  state.SetItemsProcessed(total);
   state.counters["peak_rss_MiB"] = child.peak_rss_mib;
-  state.counters["ops"] = static_cast<double>(child.ops);
+  state.counters[items_name] = static_cast<double>(child.*items);
+}
+
+void SeedCase(benchmark::State& state, const std::string& workload,
+              const std::vector<std::string>& overrides) {
+  RunCase(state, kSeedHardware, workload, overrides, &Child::ops, "ops");
 }
 
 // ---------------------------------------------------------------- HBM modes, one stack
@@ -167,8 +174,8 @@ const std::string kStackHardware =
 constexpr std::uint64_t kTraceAccesses = 2'000'000;
 
 // A memory_trace workload over `kTraceAccesses` 64 B loads, sequential or random over the stack's
-// 16 GiB; written once to /tmp (about 30 MB) and reused by every repetition.
-std::string trace_workload(bool random) {
+// 16 GiB; written to /tmp (about 30 MB) the first time a case asks for it.
+std::string write_trace_workload(bool random) {
   const std::string base = "/tmp/ridgeline_bench_" + std::string(random ? "random" : "sequential");
   std::ofstream trace(base + ".trace");
   std::uint64_t state = 1;
@@ -187,21 +194,15 @@ std::string trace_workload(bool random) {
   return base + ".yaml";
 }
 
+// `workload`: a file under configs/workloads/, or "trace:sequential" / "trace:random".
 void HbmCase(benchmark::State& state, const std::string& workload,
              const std::vector<std::string>& overrides) {
-  Child child;
-  std::int64_t requests = 0;
-  for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides, kStackHardware);
-    if (child.hbm_requests == 0) {
-      state.SkipWithError("ridgeline run failed");
-      return;
-    }
-    requests += static_cast<std::int64_t>(child.hbm_requests);
-  }
-  state.SetItemsProcessed(requests);
-  state.counters["peak_rss_MiB"] = child.peak_rss_mib;
-  state.counters["requests"] = static_cast<double>(child.hbm_requests);
+  static const std::map<std::string, std::string> traces = {
+      {"trace:sequential", write_trace_workload(false)},
+      {"trace:random", write_trace_workload(true)}};
+  const auto trace = traces.find(workload);
+  RunCase(state, kStackHardware, trace != traces.end() ? trace->second : workload, overrides,
+          &Child::hbm_requests, "requests");
 }
 
 // The same process start, configuration and report without the simulation: what every Seed case
@@ -264,6 +265,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
 
+    const bool any_hbm = std::any_of(rates_.begin(), rates_.end(),
+                                     [](const auto& r) { return r.first.rfind("Hbm/", 0) == 0; });
+    if (!any_hbm) return;
     std::printf("\n  HBM modes on one HBM3 stack (items: HBM requests)\n");
     std::printf("  %-30s %8s %10s %16s %9s\n", "case", "wall s", "M req/s", "ns/req (sim)",
                 "peak MiB");
@@ -340,8 +344,8 @@ int main(int argc, char** argv) {
   }
   // HBM modes: the same workloads on one stack, simple and detailed.
   const std::vector<std::pair<std::string, std::string>> hbm_cases = {
-      {"trace-sequential-2M", trace_workload(false)},
-      {"trace-random-2M", trace_workload(true)},
+      {"trace-sequential-2M", "trace:sequential"},
+      {"trace-random-2M", "trace:random"},
       {"vector-add-64M", "vector-add.yaml"},
   };
   for (const auto& [name, workload] : hbm_cases) {
