@@ -75,6 +75,7 @@ struct Op {
   std::uint64_t sram_read_bytes = 0;   ///< compute: operand bytes read from SRAM
   std::uint64_t sram_write_bytes = 0;  ///< load: bytes written into SRAM (0 = into registers)
   Cycles cycles;                       ///< barrier: cost in core cycles
+  bool local = false;  ///< load/store: spilled registers (CUDA local memory), not kernel data
 
   std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
   bool is_memory() const { return kind == OpKind::load || kind == OpKind::store; }
@@ -103,6 +104,12 @@ struct Op {
     op.step = step;
     op.flops = flops;
     op.sram_read_bytes = sram_read_bytes;
+    return op;
+  }
+  /// This load or store, moving spilled registers instead of the kernel's data.
+  Op as_local() const {
+    Op op = *this;
+    op.local = true;
     return op;
   }
   static Op barrier(std::uint32_t step, Cycles cycles) {

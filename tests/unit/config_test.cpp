@@ -135,7 +135,8 @@ TEST_F(ConfigTest, OnChipCapacityIsChecked) {
                 "a core has 128 KiB"},
                {"hardware.cores.sram.capacity=128KiB"});
   expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-t128-double.yaml"),
-               {"one block needs 64 KiB of registers", "a core has 32 KiB"},
+               {"one block needs 192 KiB of registers (16384 threads in 512 warps x 3 registers)",
+                "a core has 32 KiB"},
                {"hardware.cores.registers.capacity=32KiB"});
 }
 
