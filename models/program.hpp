@@ -44,6 +44,11 @@ struct Region {
   std::uint64_t repeat = 1;       ///< times the region is transferred
 
   std::uint64_t bytes() const { return rows * row_bytes * repeat; }
+
+  /// `bytes` contiguous bytes from `base`, moved once.
+  static Region contiguous(std::uint64_t base, std::uint64_t bytes) {
+    return Region{base, 1, bytes, bytes, 1};
+  }
 };
 
 /// The coordinates of one thread block in its kernel's grid.

@@ -116,7 +116,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   const std::uint64_t barriers = c.barriers;
   if (l.cause == "synchronisation") {
     l.summary = fmt::format(
-        "compute idle {} of core time in barriers ({} of {} cycles), with {:.2f} resident "
+        "compute idle {} of core time in barriers ({} barriers of {} cycles), with {:.2f} resident "
         "blocks per core to work meanwhile",
         share(l.synchronisation_s), with_commas(barriers), config.hardware.threads.barrier.count,
         f.resident_blocks_mean);

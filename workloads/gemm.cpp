@@ -140,7 +140,7 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
     const std::uint64_t bytes = f.threads * f.spilled_registers_per_thread * kRegisterBytes;
     const std::uint64_t base = layout.c + align_up(s.m * s.n * e, kTensorAlignmentBytes);
     LocalSpill spill{kLocal, {}};
-    spill.region.region_of_block0 = Region{base, 1, bytes, bytes, 1};
+    spill.region.region_of_block0 = Region::contiguous(base, bytes);
     spill.region.block_row_bytes = grid_cols * bytes;
     spill.region.block_col_bytes = bytes;
     shape.spill = spill;

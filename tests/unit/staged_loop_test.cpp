@@ -11,11 +11,7 @@
 namespace ridgeline {
 namespace {
 
-AddressPattern bytes(std::uint64_t count) {
-  AddressPattern p;
-  p.region_of_block0 = Region{0, 1, count, count, 1};
-  return p;
-}
+AddressPattern bytes(std::uint64_t count) { return AddressPattern{Region::contiguous(0, count)}; }
 
 std::size_t count_kind(const Program& program, OpKind kind, bool local = false) {
   return static_cast<std::size_t>(
