@@ -64,6 +64,7 @@ Json stats_json(const Stats& stats) {
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
+  w["label"] = short_label(spec);
   if (const auto* g = std::get_if<GemmSpec>(&spec)) {
     w["kind"] = "gemm";
     w["m"] = g->m;
