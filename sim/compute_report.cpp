@@ -130,9 +130,10 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
         percent(static_cast<double>(local) / static_cast<double>(c.load_bytes + c.store_bytes)));
   } else if (l.cause == "low_occupancy") {
     l.summary = fmt::format(
-        "compute idle {} of core time on loads in flight, their latency exposed: {:.2f} "
-        "resident blocks per core, {}, memory latency {}",
+        "compute idle {} of core time on loads in flight with nothing else to run: {:.2f} "
+        "resident blocks per core, {}; a load takes {} on average (memory latency {})",
         share(l.low_occupancy_s), f.resident_blocks_mean, plural(stages, "stage"),
+        engineering(load_mean, "s"),
         engineering(config.hardware.hbm.access_latency.seconds(), "s"));
   } else if (l.cause == "input_supply") {
     const std::vector<std::pair<const char*, double>> parts = {

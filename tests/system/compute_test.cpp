@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/compute_report.hpp"
+#include "sim/html_report.hpp"
 #include "sim/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -201,6 +202,14 @@ TEST(QuestionFour, BaselineReachesTheRoof) { expect_limiter("baseline.yaml", "co
 TEST(QuestionFour, Synchronisation) { expect_limiter("synchronisation.yaml", "synchronisation"); }
 TEST(QuestionFour, RegisterSpill) { expect_limiter("register-spill.yaml", "register_spill"); }
 TEST(QuestionFour, LowOccupancy) { expect_limiter("low-occupancy.yaml", "low_occupancy"); }
+TEST(QuestionFour, TheHtmlReportNamesTheLimiterToo) {
+  const auto report = test::run_report(kQ4Machine, kQ4 + "register-spill.yaml");
+  const std::string html = render_html_report(report);
+  EXPECT_NE(html.find("data-key=\"simulated.limiter.cause\">register_spill<"), std::string::npos);
+  EXPECT_NE(html.find(report["simulated"]["limiter"]["summary"].get<std::string>()),
+            std::string::npos);
+}
+
 TEST(QuestionFour, InputSupply) {
   expect_limiter("input-supply.yaml", "input_supply", "in_flight_limit");
 }
