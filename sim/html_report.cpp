@@ -216,8 +216,8 @@ std::string render_html_report(const Json& report) {
         fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +
         " of the shorter of memory activity and compute ran alongside the other.</p>\n");
     add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
-        xml_escape(s["limiter"]["cause"].get<std::string>()) + "</span>: " +
-        xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
+        xml_escape(s["limiter"]["cause"].get<std::string>()) +
+        "</span>: " + xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
     add("<h2>Utilisation and stalls</h2>\n<table>\n<tr><th>figure</th><th>value</th></tr>\n");
     add("<tr><td>HBM busy</td>" + value_cell(report, "simulated.hbm_busy_fraction", 100, 1, "%") +
         "</tr>\n");
