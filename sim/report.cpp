@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/compute_report.hpp"
 #include "sim/quantity.hpp"
 
 namespace ridgeline {
@@ -165,6 +166,8 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
               {"block_critical_path_s", r.block_critical_path.seconds()}};
 }
 
+}  // namespace
+
 std::string engineering(double value, std::string_view unit) {
   constexpr std::pair<double, const char*> kPrefixes[] = {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
@@ -178,8 +181,6 @@ std::string engineering(double value, std::string_view unit) {
 std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
-
-}  // namespace
 
 std::string with_commas(std::uint64_t value) {
   std::string digits = std::to_string(value);
@@ -196,8 +197,11 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
+  add_hardware_compute(report["hardware"], config);
+  add_analytical_compute(report["analytical"], config);
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
+    add_simulated_compute(report["simulated"], config, *simulated);
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
@@ -253,6 +257,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
   line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  out += analytical_compute_text(config);
 
   if (d) {
     const CoreStats& c = d->cores;
@@ -262,6 +267,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
+    if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
+    if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
@@ -276,6 +283,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+    out += simulated_compute_text(config, *simulated);
   }
   return out;
 }

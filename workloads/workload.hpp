@@ -17,11 +17,12 @@ using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec>;
 inline std::string describe(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
 }
-inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof) {
-  return std::visit([&](const auto& s) { return analyze(s, roof); }, spec);
+inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof,
+                        const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
 }
-inline Kernel build_kernel(const WorkloadSpec& spec) {
-  return std::visit([](const auto& s) { return build_kernel(s); }, spec);
+inline Kernel build_kernel(const WorkloadSpec& spec, const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
 }
 /// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names.
 inline std::string short_label(const WorkloadSpec& spec) {
