@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/compute_report.hpp"
 #include "sim/memory_report.hpp"
 #include "sim/quantity.hpp"
 
@@ -68,6 +69,7 @@ Json stats_json(const Stats& stats) {
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
+  w["label"] = short_label(spec);
   if (const auto* g = std::get_if<GemmSpec>(&spec)) {
     w["kind"] = "gemm";
     w["m"] = g->m;
@@ -80,7 +82,7 @@ Json workload_json(const WorkloadSpec& spec) {
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
   } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
-    w = memory_trace_workload_json(*t);
+    w.update(memory_trace_workload_json(*t));
   } else {
     const auto& v = std::get<VectorAddSpec>(spec);
     w["kind"] = "vector_add";
@@ -173,6 +175,8 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
               {"block_critical_path_s", r.block_critical_path.seconds()}};
 }
 
+}  // namespace
+
 std::string engineering(double value, std::string_view unit) {
   constexpr std::pair<double, const char*> kPrefixes[] = {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
@@ -186,8 +190,6 @@ std::string engineering(double value, std::string_view unit) {
 std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
-
-}  // namespace
 
 std::string with_commas(std::uint64_t value) {
   std::string digits = std::to_string(value);
@@ -204,9 +206,15 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
+  add_hardware_compute(report["hardware"], config);
+  add_analytical_compute(report["analytical"], config);
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
-    if (simulated->trace) report["simulated"]["trace"] = memory_trace_json(config, *simulated);
+    if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
+      report["simulated"]["trace"] = memory_trace_json(config, *simulated);
+    } else {
+      add_simulated_compute(report["simulated"], config, *simulated);
+    }
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
@@ -272,6 +280,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
   line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  out += analytical_compute_text(config);
 
   if (d) {
     const CoreStats& c = d->cores;
@@ -281,6 +290,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
+    if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
+    if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
@@ -295,6 +306,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+    out += simulated_compute_text(config, *simulated);
   }
   if (d && simulated->dram) out += dram_text(*simulated);
   return out;

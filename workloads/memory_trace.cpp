@@ -9,7 +9,7 @@ std::string describe(const MemoryTraceSpec& s) {
                      s.access_bytes);
 }
 
-Analysis analyze(const MemoryTraceSpec& s, const Roof& roof) {
+Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&) {
   Analysis a;
   a.flops = 0;
   a.hbm_read_bytes = s.loads * s.access_bytes;
@@ -19,7 +19,7 @@ Analysis analyze(const MemoryTraceSpec& s, const Roof& roof) {
   return a;
 }
 
-Kernel build_kernel(const MemoryTraceSpec&) {
+Kernel build_kernel(const MemoryTraceSpec&, const KernelTarget&) {
   throw std::logic_error("a memory trace is replayed by trace players, not run as a kernel");
 }
 

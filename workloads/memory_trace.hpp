@@ -15,6 +15,7 @@
 #include "models/access_source.hpp"
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
+#include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
 
 namespace ridgeline {
@@ -32,11 +33,12 @@ struct MemoryTraceSpec {
 };
 
 std::string describe(const MemoryTraceSpec& spec);
-/// F = 0, Q = (loads + stores) x access_bytes: a trace is memory-bound by definition.
-Analysis analyze(const MemoryTraceSpec& spec, const Roof& roof);
+/// F = 0, Q = (loads + stores) x access_bytes: a trace is memory-bound by definition. The cores
+/// run no blocks: the target does not matter.
+Analysis analyze(const MemoryTraceSpec& spec, const Roof& roof, const KernelTarget& target = {});
 /// A trace runs on trace players, not as thread blocks: there is no kernel. Never called (the
 /// simulation elaborates players for a trace); throws std::logic_error.
-Kernel build_kernel(const MemoryTraceSpec& spec);
+Kernel build_kernel(const MemoryTraceSpec& spec, const KernelTarget& target = {});
 
 /// A line the trace format does not allow: where (1-based line and column) and why.
 class TraceFormatError : public std::runtime_error {
