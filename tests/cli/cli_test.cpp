@@ -131,10 +131,14 @@ TEST(Cli, StudySimulatesEachWorkloadInItsOwnProcess) {
 
 TEST(Cli, MemoryTraceReportsBandwidthAndLatencyPercentiles) {
   const std::string json_path = ::testing::TempDir() + "ridgeline_cli_trace.json";
-  const Outcome o =
-      ridgeline("run " + test::config_path("hardware/hbm3-stack.yaml") + " " +
-                test::config_path("workloads/memory/random-trace.yaml") + " --json " + json_path);
+  const std::string html_path = ::testing::TempDir() + "ridgeline_cli_trace.html";
+  const Outcome o = ridgeline("run " + test::config_path("hardware/hbm3-stack.yaml") + " " +
+                              test::config_path("workloads/memory/random-trace.yaml") + " --json " +
+                              json_path + " --report " + html_path);
   ASSERT_EQ(o.exit_code, 0) << o.err;
+  // The HTML report of a trace (no blocks, no FLOPs, no limiter) is written too.
+  EXPECT_NE(slurp(html_path).find("trace random-64B.trace"), std::string::npos);
+  std::remove(html_path.c_str());
   for (const char* text : {"memory trace: 2,048 accesses (2,048 loads, 0 stores)", "achieved",
                            "p50", "p90", "p99", "max", "HBM (detailed)", "row accesses"}) {
     EXPECT_NE(o.out.find(text), std::string::npos) << text << "\n" << o.out;
