@@ -9,15 +9,15 @@
 // - open page: a row stays open after its access. A row access finds its row open (hit: column
 //   commands at once), its bank closed (miss: ACT, tRCD, columns) or another row open (conflict:
 //   PRE when tRAS, tRTP and tWR allow, tRP, ACT, tRCD, columns).
-// - row commands (PRE, ACT) go in arrival order, each as early as its own bank, tRRD_S / tRRD_L
-//   and tFAW allow, so an activation overlaps the data of earlier accesses to other banks (HBM has
-//   separate row and column command buses). Commands of a later access never pass an earlier one:
-//   an access that waits for its bank holds back those behind it, as in an FCFS controller.
-// - column bursts of one row access are tCCD_L apart (one bank group); accesses to different bank
-//   groups interleave their bursts on the data bus, which carries one burst per
-//   max(tCCD_S, burst transfer time). A row access's last burst is the later of its own tCCD_L
-//   train and its place in the bus's queue of bursts; the first column command of an access
-//   follows the previous access's by at least tCCD_S.
+// - row commands (PRE, ACT) take slots of the row-command path in arrival order, one per tRRD_S
+//   (tRRD_L within a bank group), four per tFAW, reserved from the access's arrival; an ACT also
+//   waits for its own bank (tRP, tRAS...), which holds back no other bank's ACT. HBM has separate
+//   row and column command buses, so activations overlap the data of earlier accesses.
+// - column bursts of one row access are tCCD_L apart (one bank group). The bank group's column
+//   path (a burst per tCCD_L) and the data bus (a burst per max(tCCD_S, burst time)) are each
+//   reserved in arrival order from when the bank can deliver; the access's last burst is the
+//   later of the two. Accesses to different bank groups thus interleave their bursts on the bus;
+//   an access whose bank is late delays the bursts behind it, as in-order column commands do.
 // - a read after a write waits tWTR_S (tWTR_L in the same bank group) after the write data; a
 //   write after a read waits tRTW after the read command.
 // - refresh: all banks every tREFI for tRFC (REFab), staggered over the pseudo-channels by the
