@@ -34,9 +34,10 @@ inline std::string short_label(const WorkloadSpec& spec) {
                                  : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
     return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
   }
-  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
-    const auto slash = t->path.rfind('/');
-    return "trace " + (slash == std::string::npos ? t->path : t->path.substr(slash + 1));
+  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {  // "trace random-64B"
+    std::string name = t->path.substr(t->path.rfind('/') + 1);
+    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
+    return "trace " + name;
   }
   return "vector add";
 }
