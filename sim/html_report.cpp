@@ -159,6 +159,9 @@ std::string render_html_report(const Json& report) {
     card("achieved", "simulated.achieved_flop_per_s",
          si(s["achieved_flop_per_s"].get<double>(), 4) + "FLOP/s");
     card("simulated bound", "simulated.bound", s["bound"].get<std::string>());
+    if (s.contains("limiter")) {  // a memory trace runs no blocks: no limiter
+      card("limiter", "simulated.limiter.cause", s["limiter"]["cause"].get<std::string>());
+    }
   }
   add("</div>\n");
 
@@ -206,12 +209,19 @@ std::string render_html_report(const Json& report) {
                    {"compute alone", busy - overlap},
                    {"waiting for data", share("compute_waiting_data_s")},
                    {"draining (stores, syncs)", share("draining_s")},
-                   {"no work", share("no_work_s")}},
-                  {"#2ca02c", "#98df8a", "#d62728", "#ff9896", "#c7c7c7"}));
+                   {"no work", share("no_work_s")},
+                   {"in barriers", share("barrier_s")},
+                   {"reloading spilled registers", share("spill_reload_s")}},
+                  {"#2ca02c", "#98df8a", "#d62728", "#ff9896", "#c7c7c7", "#9467bd", "#ff7f0e"}));
     add("</div>\n<p class=\"note\">Shares of core-time: cores x simulated time. Overlap per "
         "core: " +
         fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +
         " of the shorter of memory activity and compute ran alongside the other.</p>\n");
+    if (s.contains("limiter")) {
+      add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
+          xml_escape(s["limiter"]["cause"].get<std::string>()) +
+          "</span>: " + xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
+    }
     add("<h2>Utilisation and stalls</h2>\n<table>\n<tr><th>figure</th><th>value</th></tr>\n");
     add("<tr><td>HBM busy</td>" + value_cell(report, "simulated.hbm_busy_fraction", 100, 1, "%") +
         "</tr>\n");

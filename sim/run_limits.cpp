@@ -22,30 +22,59 @@ u128 times(u128 a, u128 b) {
 }
 u128 ceil_div128(u128 a, u128 b) { return (a + b - 1) / b; }
 
-struct SerialBound {
-  const HardwareParams& hw;
-  std::uint64_t rate;  // FLOP/cycle of the kernel's data type
-
-  // `cycles` (< 2^65) of the core clock in ps, rounded up as Clock::duration rounds.
-  u128 cycles_ps(u128 cycles) const {
-    return ceil_div128(cycles * kPicosecondsPerSecond, hw.core_clock.frequency_hz);
+// The parts of the bound, for one machine.
+class SerialBound {
+ public:
+  SerialBound(const HardwareParams& hw, DataType type)
+      : hw_(hw), rate_(hw.core.compute.flops_per_cycle[index_of(type)]), units_(hw.hbm.units()) {
+    if (hw.hbm.mode == HbmMode::detailed && hw.hbm.dram) {
+      // One burst alone, as its own row conflict: wait for a refresh (and the precharge before
+      // it), then every timing a row access can wait on, one after another.
+      const DramParams& d = *hw.hbm.dram;
+      const DramTimings& t = d.timing;
+      const u128 burst = transfer_ps(d.burst_bytes);
+      const u128 column = std::max<u128>({t.tCCD_L.ps(), t.tCCD_S.ps(), burst});
+      burst_bytes_ = d.burst_bytes;
+      burst_ps_ = u128{t.tRFC.ps()} + t.tRP.ps() + t.tRAS.ps() + t.tWR.ps() + t.tRTP.ps() +
+                  t.tRP.ps() + t.tFAW.ps() + t.tRRD_L.ps() + std::max(t.tRCD_RD, t.tRCD_WR).ps() +
+                  t.tWTR_L.ps() + t.tRTW.ps() + std::max(t.tCL, t.tCWL).ps() + 2 * column + burst;
+    }
   }
 
-  // One op alone, HBM transfers excepted (counted over all requests at once).
+  // `bytes` on one channel (pseudo-channel): bytes x units / BW, rounded up. Divided before it is
+  // scaled to picoseconds, so that nothing is capped before a division.
+  u128 transfer_ps(u128 bytes) const {
+    const u128 bandwidth = hw_.hbm.peak_bandwidth.bytes_per_second;
+    const u128 unit_bytes = times(bytes, units_);
+    return add(times(unit_bytes / bandwidth, kPicosecondsPerSecond),
+               ceil_div128((unit_bytes % bandwidth) * kPicosecondsPerSecond, bandwidth));
+  }
+
+  // One memory request of `bytes` in `rows` rows, its transfer excepted (counted over all requests
+  // at once): the latency, a picosecond of rounding per unit, and the DRAM's bursts (requests are
+  // rounded out to whole bursts, at most two more a row).
+  u128 request_ps(u128 bytes, u128 rows) const {
+    u128 span = u128{hw_.hbm.access_latency.ps()} + units_;
+    if (burst_bytes_ > 0)
+      span = add(span, times(ceil_div128(bytes, burst_bytes_) + 2 * rows, burst_ps_));
+    return span;
+  }
+
+  // One op alone.
   u128 op_ps(const Op& op) const {
     switch (op.kind) {
       case OpKind::load:
       case OpKind::store: {
-        // The latency, the SRAM write port, and a picosecond of rounding per channel.
-        u128 span = u128{hw.hbm.access_latency.ps()} + hw.hbm.channels;
+        const Region& region = op.address.region_of_block0;
+        u128 span = request_ps(op.hbm_bytes(), u128{region.rows} * region.repeat);
         if (op.sram_write_bytes > 0)
-          span += cycles_ps(ceil_div128(op.sram_write_bytes, hw.core.sram.write_bytes_per_cycle));
+          span += cycles_ps(ceil_div128(op.sram_write_bytes, hw_.core.sram.write_bytes_per_cycle));
         return span;
       }
       case OpKind::compute:
-        return cycles_ps(ceil_div128(op.flops, rate)) +
-               cycles_ps(ceil_div128(op.sram_read_bytes, hw.core.sram.read_bytes_per_cycle)) +
-               cycles_ps(hw.core.compute.pipeline_latency.count);
+        return cycles_ps(ceil_div128(op.flops, rate_)) +
+               cycles_ps(ceil_div128(op.sram_read_bytes, hw_.core.sram.read_bytes_per_cycle)) +
+               cycles_ps(hw_.core.compute.pipeline_latency.count);
       case OpKind::barrier:
         return cycles_ps(op.cycles.count);
     }
@@ -61,13 +90,24 @@ struct SerialBound {
       if (op.is_memory()) hbm_bytes = add(hbm_bytes, op.hbm_bytes());
     }
   }
+
+ private:
+  // `cycles` (< 2^65) of the core clock in ps, rounded up as Clock::duration rounds.
+  u128 cycles_ps(u128 cycles) const {
+    return ceil_div128(cycles * kPicosecondsPerSecond, hw_.core_clock.frequency_hz);
+  }
+
+  const HardwareParams& hw_;
+  std::uint64_t rate_;  // FLOP/cycle of the kernel's data type (0 for a trace: no computes)
+  std::uint64_t units_;
+  std::uint64_t burst_bytes_ = 0;  // detailed mode only
+  u128 burst_ps_ = 0;
 };
 
 }  // namespace
 
 u128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel) {
-  const HardwareParams& hw = config.hardware;
-  const SerialBound bound{hw, hw.core.compute.flops_per_cycle[index_of(kernel.compute_type)]};
+  const SerialBound bound(config.hardware, kernel.compute_type);
   u128 span = 0;
   u128 bytes = 0;
   bound.program(kernel.program, span, bytes);
@@ -81,27 +121,36 @@ u128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel) {
     total_span = add(times(span, blocks - 1), last_span);
     total_bytes = add(times(bytes, blocks - 1), last_bytes);
   }
-  // Every byte on one channel, a channel's share of the bandwidth: bytes x channels / BW seconds.
-  // Divided before scaling to picoseconds so that nothing is capped before a division.
-  const u128 bandwidth = hw.hbm.peak_bandwidth.bytes_per_second;
-  const u128 channel_bytes = times(total_bytes, hw.hbm.channels);
-  const u128 transfer =
-      add(times(channel_bytes / bandwidth, kPicosecondsPerSecond),
-          ceil_div128((channel_bytes % bandwidth) * kPicosecondsPerSecond, bandwidth));
-  return add(total_span, transfer);
+  return add(total_span, bound.transfer_ps(total_bytes));
 }
 
-void check_simulated_time_fits(const RunConfig& config, const Kernel& kernel) {
-  const u128 bound = simulated_time_bound_ps(config, kernel);
-  if (bound <= kMaxSimulatedPs) return;
-  const double seconds = static_cast<double>(bound) * 1e-12;
+u128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& trace) {
+  const SerialBound bound(config.hardware, trace.dtype);
+  const u128 accesses = trace.accesses();
+  return add(times(accesses, bound.request_ps(trace.access_bytes, 1)),
+             bound.transfer_ps(times(accesses, trace.access_bytes)));
+}
+
+void check_simulated_time_fits(const RunConfig& config, u128 bound_ps) {
+  if (bound_ps <= kMaxSimulatedPs) return;
+  const double seconds = static_cast<double>(bound_ps) * 1e-12;
   throw ConfigError(
       config.workload_location, "workload", "",
       fmt::format("this run could last up to {:.3g} s of simulated time{} (every op of every block "
                   "one after another), more than the 2^63 ps (about 107 days) the simulator counts",
-                  seconds, bound >= kCap ? " or more" : ""),
+                  seconds, bound_ps >= kCap ? " or more" : ""),
       "simulate a smaller workload, or a faster machine: more bandwidth, a faster clock, less "
       "latency");
+}
+
+void check_simulated_time_fits(const RunConfig& config) {
+  if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    check_simulated_time_fits(config, simulated_time_bound_ps(config, *trace));
+  } else {
+    check_simulated_time_fits(
+        config,
+        simulated_time_bound_ps(config, build_kernel(config.workload, config.hardware.threads)));
+  }
 }
 
 }  // namespace ridgeline

@@ -13,13 +13,19 @@ namespace ridgeline {
 inline constexpr std::uint64_t kMaxSimulatedPs = std::uint64_t{1} << 63;
 
 /// An upper bound on the simulated time of `kernel` on `config`'s machine, in picoseconds, capped
-/// at 2^100: every op of every block one after another, each as long as it can be alone (all of a
-/// request's bytes on one HBM channel, plus latency; compute, operand reads and pipeline latency
-/// back to back). It holds because the machine is never idle while work remains: at any moment a
-/// channel, a port, a compute unit or a latency is running for some op.
+/// at 2^100: every op of every block one after another, each as long as it can take alone. A
+/// memory request: all its bytes on one HBM channel (pseudo-channel), the latency, and in the
+/// detailed mode every burst as its own row conflict after a refresh with every DRAM timing in
+/// turn; a compute: its FLOPs, operand reads and pipeline latency back to back. It holds because
+/// the machine is never idle while work remains: at any moment a channel, a bank, a port, a compute
+/// unit or a latency is running for some op.
 unsigned __int128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel);
+/// The same for a memory trace: every access one after another.
+unsigned __int128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& trace);
 
-/// Throws a ConfigError (at the workload) when simulated_time_bound_ps exceeds kMaxSimulatedPs.
-void check_simulated_time_fits(const RunConfig& config, const Kernel& kernel);
+/// Throws a ConfigError (at the workload) when `bound_ps` exceeds kMaxSimulatedPs.
+void check_simulated_time_fits(const RunConfig& config, unsigned __int128 bound_ps);
+/// Builds what the bound needs (the kernel, unless a trace) and checks it.
+void check_simulated_time_fits(const RunConfig& config);
 
 }  // namespace ridgeline

@@ -11,10 +11,14 @@ namespace ridgeline {
 namespace {
 
 const std::string kSmall = test::source_path("tests/bad_input/files/hardware/valid.yaml");
+const std::string kSmallGemm = test::source_path("tests/bad_input/files/workload/valid-gemm.yaml");
 
 void expect_within_bound(const RunConfig& config) {
-  const auto bound =
-      static_cast<std::uint64_t>(simulated_time_bound_ps(config, build_kernel(config.workload)));
+  const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload);
+  const auto bound = static_cast<std::uint64_t>(
+      trace ? simulated_time_bound_ps(config, *trace)
+            : simulated_time_bound_ps(config,
+                                      build_kernel(config.workload, config.hardware.threads)));
   const SimulationResult result = simulate(config);
   EXPECT_GT(result.time.ps(), 0u);
   EXPECT_LE(result.time.ps(), bound);
@@ -31,12 +35,22 @@ TEST(SimulatedTimeBound, HoldsForOneBlockAlone) {
 TEST(SimulatedTimeBound, HoldsWhenBlocksContendForHbm) {
   // 64 blocks on 4 cores, two resident each, double-buffered: channels and ports are shared.
   expect_within_bound(
-      load_config(kSmall, test::source_path("tests/bad_input/files/workload/valid-gemm.yaml"),
-                  {"workload.m=512", "workload.n=512", "workload.k=512"}));
+      load_config(kSmall, kSmallGemm, {"workload.m=512", "workload.n=512", "workload.k=512"}));
 }
 
 TEST(SimulatedTimeBound, HoldsOnTheSeedMachine) {
   expect_within_bound(test::seed_config("workloads/seed/gemm-4x4-tiled.yaml"));
+}
+
+// Detailed DRAM: banks, row conflicts, refresh; 16 channels of 2 pseudo-channels.
+TEST(SimulatedTimeBound, HoldsWithDetailedDram) {
+  expect_within_bound(load_config(test::config_path("hardware/hbm3-stack.yaml"), kSmallGemm,
+                                  {"workload.m=512", "workload.n=512", "workload.k=512"}));
+}
+
+TEST(SimulatedTimeBound, HoldsForARandomTraceOnDetailedDram) {
+  expect_within_bound(load_config(test::config_path("hardware/hbm3-stack.yaml"),
+                                  test::config_path("workloads/memory/random-trace.yaml"), {}));
 }
 
 }  // namespace

@@ -100,11 +100,11 @@ TEST(Limits, SimulatedTimeBoundByHand) {
       test::source_path("tests/bad_input/files/hardware/valid.yaml"),
       test::config_path("workloads/vector-add.yaml"),
       {"workload.length=4096", "workload.chunk_elements=4096", "workload.block_elements=4096"});
-  const Kernel kernel = build_kernel(config.workload);
+  const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   ASSERT_EQ(kernel.blocks(), 1u);
   EXPECT_EQ(static_cast<std::uint64_t>(simulated_time_bound_ps(config, kernel)),
             3 * (500'000u + 8) + 16'000 + 4'000 + 393'216);
-  EXPECT_NO_THROW(check_simulated_time_fits(config, kernel));
+  EXPECT_NO_THROW(check_simulated_time_fits(config));
 }
 
 TEST(Limits, RunThatCouldOutlastSixtyFourBitTimeIsRefused) {
@@ -112,7 +112,7 @@ TEST(Limits, RunThatCouldOutlastSixtyFourBitTimeIsRefused) {
   const RunConfig config =
       seed_config("workloads/vector-add.yaml", {"hardware.hbm.bandwidth=1B/s"});
   try {
-    check_simulated_time_fits(config, build_kernel(config.workload));
+    check_simulated_time_fits(config);
     ADD_FAILURE() << "no error";
   } catch (const ConfigError& error) {
     const std::string message = error.what();
