@@ -1,6 +1,6 @@
 // Replays fuzzer inputs through the fuzz target without libFuzzer: each argument is a file or a
-// directory of files. Used as a test (the inputs that once failed, fuzz/regressions/) in every
-// build, the sanitizer build included, so no clang is needed to keep them fixed.
+// directory of files. Used as a test (the inputs that once failed, fuzz/regressions/config/) in
+// every build, the sanitizer build included, so no clang is needed to keep them fixed.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

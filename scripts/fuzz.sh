@@ -2,10 +2,10 @@
 # Fuzzes the configuration loader (fuzz/config_fuzz_target.cpp) with libFuzzer for SECONDS
 # (default 60), under AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/.
 #
-# Seeds: every bundled hardware file with every bundled workload, the bad-input corpus's files,
-# and fuzz/regressions/. New inputs accumulate in build-fuzz/corpus/ across runs; an input that
-# crashes is written to build-fuzz/artifacts/ and the script fails. Once fixed, copy it into
-# fuzz/regressions/ (config_fuzz_replay runs those in every test suite).
+# Seeds: every hardware file (with a seed workload) and every workload (with a valid machine),
+# bundled and from the bad-input corpus, two with --set lines, and fuzz/regressions/config/. New inputs accumulate in build-fuzz/corpus/ across runs; an input
+# that crashes is written to build-fuzz/artifacts/ and the script fails. Once fixed, copy it into
+# fuzz/regressions/config/ (config_fuzz_replay runs those in every test suite).
 #
 # Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags, e.g. -jobs=2]
 set -euo pipefail
@@ -47,7 +47,7 @@ seed "set-$((n++))" configs/hardware/seed.yaml configs/workloads/seed/gemm-4096-
 seed "set-$((n++))" configs/hardware/seed.yaml configs/workloads/vector-add.yaml \
   "workload.length=1048576" "hardware.cores.compute.throughput.fp16=512FLOP/cycle"
 
-echo "fuzz: $n seeds, $(ls fuzz/regressions | wc -l) regression inputs, ${seconds} s" >&2
+echo "fuzz: $n seeds, $(ls fuzz/regressions/config | wc -l) regression inputs, ${seconds} s" >&2
 exec "$build_dir/fuzz/config_fuzzer" -max_total_time="$seconds" -max_len=8192 \
   -dict=fuzz/config.dict -artifact_prefix="$build_dir/artifacts/" -print_final_stats=1 "$@" \
-  "$build_dir/corpus" "$seeds" fuzz/regressions
+  "$build_dir/corpus" "$seeds" fuzz/regressions/config
