@@ -1,11 +1,14 @@
-// The whole machine's parameters, as the elaborator builds it: identical cores, one HBM.
+// The whole machine's parameters, as the elaborator builds it: identical cores, an optional
+// shared L2, one HBM.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/core.hpp"
 #include "models/hbm.hpp"
+#include "models/l2_cache.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -16,6 +19,7 @@ struct HardwareParams {
   std::uint32_t cores = 1;  ///< identical cores (SMs)
   CoreParams core;
   HbmParams hbm;
+  std::optional<L2CacheParams> l2;  ///< a shared L2 between the cores and the HBM; none if absent
 
   /// Peak throughput of the whole machine for `type`, FLOP/s.
   double peak_flop_per_s(DataType type) const {

@@ -1,5 +1,6 @@
 // Elaboration: the one place where modules are created and wired, from HardwareParams and the
-// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM.
+// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM, or to
+// the L2 in front of it when the hardware has one.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include "models/hardware.hpp"
 #include "models/hbm.hpp"
 #include "models/kernel.hpp"
+#include "models/l2_cache.hpp"
 #include "models/scheduler.hpp"
 #include "models/wakeup_queue.hpp"
 
@@ -20,6 +22,7 @@ class Accelerator : public sc_core::sc_module {
   Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, const Kernel& kernel);
 
   Hbm hbm;
+  std::unique_ptr<L2Cache> l2;  ///< between the cores and the HBM when the hardware has one
   BlockScheduler scheduler;
   WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;

@@ -32,6 +32,45 @@ ComputeUnitParams parse_compute(const ConfigNode& compute) {
   return params;
 }
 
+// The optional shared L2 (docs/CONFIG.md, "hardware.l2").
+L2CacheParams parse_l2(const ConfigNode& l2) {
+  L2CacheParams params;
+  const ConfigNode capacity = l2.required("capacity");
+  params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
+  const ConfigNode line = l2.required("line_size");
+  params.line_bytes = line.positive_quantity(Dimension::bytes);
+  if ((params.line_bytes & (params.line_bytes - 1)) != 0) {
+    line.fail("must be a power of two", "e.g. 128B");
+  }
+  const ConfigNode ways = l2.required("associativity");
+  params.associativity = small_count(ways, 1u << 16);
+  params.bandwidth.bytes_per_second =
+      l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
+  params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
+  if (auto policy = l2.optional("write_policy")) {
+    params.write_policy = policy->choice({"write_back", "write_through"}) == "write_back"
+                              ? L2WritePolicy::write_back
+                              : L2WritePolicy::write_through;
+  }
+  l2.reject_unknown_keys();
+
+  const std::uint64_t set_bytes = params.line_bytes * params.associativity;
+  if (params.capacity_bytes % set_bytes != 0) {
+    capacity.fail(fmt::format("must be a whole number of sets of line_size x associativity = {}",
+                              format_bytes(set_bytes)),
+                  fmt::format("use a multiple of {}, e.g. {}", format_bytes(set_bytes),
+                              format_bytes((params.capacity_bytes / set_bytes + 1) * set_bytes)));
+  }
+  // The cache keeps 25 bytes of state per line: 2^22 lines stay near 100 MiB.
+  constexpr std::uint64_t kMaxLines = std::uint64_t{1} << 22;
+  if (params.lines() > kMaxLines) {
+    capacity.fail(fmt::format("{} lines of {} are more than the {} the model holds", params.lines(),
+                              format_bytes(params.line_bytes), kMaxLines),
+                  "use longer lines or a smaller capacity");
+  }
+  return params;
+}
+
 }  // namespace
 
 HardwareParams parse_hardware(const ConfigNode& hardware) {
@@ -75,6 +114,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
         small_count(*requests, std::numeric_limits<std::uint32_t>::max());
   }
   hbm.reject_unknown_keys();
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
   hardware.reject_unknown_keys();
   return params;
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/levels.hpp"
 #include "sim/quantity.hpp"
 
 namespace ridgeline {
@@ -60,6 +61,23 @@ Json stats_json(const Stats& stats) {
   return json;
 }
 
+// levels: {hbm: {...}, l2: {...}, sram: {...}} (keyed by name, so CSV columns are stable) and
+// the level (or compute) that binds.
+void add_levels(Json& json, const Levels& l) {
+  Json levels = Json::object();
+  for (const LevelFigures& level : l.levels) {
+    Json figures{{"bytes", level.bytes},
+                 {"intensity_flop_per_byte", level.intensity_flop_per_byte},
+                 {"bandwidth_bytes_per_s", level.bandwidth_bytes_per_s},
+                 {"roof_flop_per_s", level.roof_flop_per_s},
+                 {"time_s", level.time_s}};
+    if (level.busy_fraction >= 0) figures["busy_fraction"] = level.busy_fraction;
+    levels[level.name] = std::move(figures);
+  }
+  json["levels"] = std::move(levels);
+  json["binding_level"] = l.binding;
+}
+
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
@@ -74,6 +92,7 @@ Json workload_json(const WorkloadSpec& spec) {
     w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+    w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
   } else {
     const auto& v = std::get<VectorAddSpec>(spec);
     w["kind"] = "vector_add";
@@ -89,79 +108,105 @@ Json workload_json(const WorkloadSpec& spec) {
 Json hardware_json(const RunConfig& config) {
   const HardwareParams& hw = config.hardware;
   const Roof& roof = config.analysis.roof;
-  return Json{{"name", hw.name},
-              {"cores", hw.cores},
-              {"clock_hz", hw.core_clock.frequency_hz},
-              {"peak_flop_per_s", roof.peak_flop_per_s},
-              {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
-              {"hbm_latency_s", hw.hbm.access_latency.seconds()},
-              {"hbm_channels", hw.hbm.channels},
-              {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
-              {"register_bytes_per_core", hw.core.registers.capacity_bytes},
-              {"max_resident_blocks", hw.core.max_resident_blocks},
-              {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
+  Json json{{"name", hw.name},
+            {"cores", hw.cores},
+            {"clock_hz", hw.core_clock.frequency_hz},
+            {"peak_flop_per_s", roof.peak_flop_per_s},
+            {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
+            {"hbm_latency_s", hw.hbm.access_latency.seconds()},
+            {"hbm_channels", hw.hbm.channels},
+            {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
+            {"register_bytes_per_core", hw.core.registers.capacity_bytes},
+            {"max_resident_blocks", hw.core.max_resident_blocks},
+            {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
+  if (hw.l2) {
+    const L2CacheParams& l2 = *hw.l2;
+    json["l2"] = {{"capacity_bytes", l2.capacity_bytes},
+                  {"line_bytes", l2.line_bytes},
+                  {"associativity", l2.associativity},
+                  {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
+                  {"hit_latency_s", l2.hit_latency.seconds()},
+                  {"write_policy", name_of(l2.write_policy)}};
+  }
+  return json;
 }
 
 Json analytical_json(const RunConfig& config) {
   const Analysis& a = config.analysis;
   const Roofline& r = a.roofline;
   const Footprint& f = a.footprint;
-  return Json{{"flops", a.flops},
-              {"hbm_bytes", a.hbm_bytes()},
-              {"hbm_read_bytes", a.hbm_read_bytes},
-              {"hbm_write_bytes", a.hbm_write_bytes},
-              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
-              {"peak_flop_per_s", a.roof.peak_flop_per_s},
-              {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
-              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
-              {"roof_flop_per_s", r.roof_flop_per_s},
-              {"bound", name_of(r.bound)},
-              {"t_compute_s", r.t_compute_s},
-              {"t_memory_s", r.t_memory_s},
-              {"t_ideal_s", r.t_ideal_s},
-              {"footprint",
-               {{"input_bytes_per_stage", f.input_bytes_per_stage},
-                {"stages", f.stages},
-                {"input_bytes", f.input_bytes},
-                {"accumulator_bytes", f.accumulator_bytes},
-                {"sram_bytes_per_block", f.sram_bytes},
-                {"register_bytes_per_block", f.register_bytes}}},
-              {"occupancy",
-               {{"blocks_per_core", config.occupancy.blocks_per_core},
-                {"limited_by", config.occupancy.limited_by}}}};
+  Json json{{"flops", a.flops},
+            {"hbm_bytes", a.hbm_bytes()},
+            {"hbm_read_bytes", a.hbm_read_bytes},
+            {"hbm_write_bytes", a.hbm_write_bytes},
+            {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+            {"peak_flop_per_s", a.roof.peak_flop_per_s},
+            {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
+            {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+            {"roof_flop_per_s", r.roof_flop_per_s},
+            {"bound", name_of(r.bound)},
+            {"t_compute_s", r.t_compute_s},
+            {"t_memory_s", r.t_memory_s},
+            {"t_ideal_s", r.t_ideal_s},
+            {"footprint",
+             {{"input_bytes_per_stage", f.input_bytes_per_stage},
+              {"stages", f.stages},
+              {"input_bytes", f.input_bytes},
+              {"accumulator_bytes", f.accumulator_bytes},
+              {"sram_bytes_per_block", f.sram_bytes},
+              {"register_bytes_per_block", f.register_bytes}}},
+            {"occupancy",
+             {{"blocks_per_core", config.occupancy.blocks_per_core},
+              {"limited_by", config.occupancy.limited_by}}}};
+  json["sram_read_bytes"] = a.sram_read_bytes;
+  json["sram_write_bytes"] = a.sram_write_bytes;
+  add_levels(json, analytical_levels(config));
+  return json;
 }
 
 Json simulated_json(const RunConfig& config, const SimulationResult& r) {
   const Derived d = derive(config, r);
   const CoreStats& c = d.cores;
-  return Json{{"time_s", d.time_s},
-              {"flops", d.flops},
-              {"hbm_bytes", d.hbm_bytes},
-              {"hbm_read_bytes", r.hbm.read_bytes},
-              {"hbm_write_bytes", r.hbm.write_bytes},
-              {"sram_read_bytes", d.sram.read_bytes},
-              {"sram_write_bytes", d.sram.write_bytes},
-              {"achieved_flop_per_s", d.flop_per_s},
-              {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
-              {"intensity_flop_per_byte", d.intensity},
-              {"percent_of_roof", d.percent_of_roof},
-              {"bound", d.bound},
-              {"hbm_busy_fraction", d.hbm_busy},
-              {"compute_busy_fraction", d.compute_busy},
-              {"overlap_fraction", d.overlap_fraction},
-              {"overlap_s", c.overlap.seconds()},
-              {"stalls",
-               {{"compute_waiting_data_s", c.waiting_data.seconds()},
-                {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
-                {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
-                {"in_flight_limit_s", c.in_flight_limit.seconds()},
-                {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
-                {"draining_s", c.draining.seconds()},
-                {"no_work_s", c.no_work.seconds()}}},
-              {"blocks", c.blocks},
-              {"ops", c.ops},
-              {"resident_blocks_per_core", c.peak_resident_blocks},
-              {"block_critical_path_s", r.block_critical_path.seconds()}};
+  Json json{{"time_s", d.time_s},
+            {"flops", d.flops},
+            {"hbm_bytes", d.hbm_bytes},
+            {"hbm_read_bytes", r.hbm.read_bytes},
+            {"hbm_write_bytes", r.hbm.write_bytes},
+            {"sram_read_bytes", d.sram.read_bytes},
+            {"sram_write_bytes", d.sram.write_bytes},
+            {"achieved_flop_per_s", d.flop_per_s},
+            {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
+            {"intensity_flop_per_byte", d.intensity},
+            {"percent_of_roof", d.percent_of_roof},
+            {"bound", d.bound},
+            {"hbm_busy_fraction", d.hbm_busy},
+            {"compute_busy_fraction", d.compute_busy},
+            {"overlap_fraction", d.overlap_fraction},
+            {"overlap_s", c.overlap.seconds()},
+            {"stalls",
+             {{"compute_waiting_data_s", c.waiting_data.seconds()},
+              {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
+              {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
+              {"in_flight_limit_s", c.in_flight_limit.seconds()},
+              {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+              {"draining_s", c.draining.seconds()},
+              {"no_work_s", c.no_work.seconds()}}},
+            {"blocks", c.blocks},
+            {"ops", c.ops},
+            {"resident_blocks_per_core", c.peak_resident_blocks},
+            {"block_critical_path_s", r.block_critical_path.seconds()}};
+  if (r.l2) {
+    const L2CacheStats& l2 = *r.l2;
+    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+    json["l2"] = {
+        {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
+                                     static_cast<double>(looked_up)
+                               : 0.0},
+        {"requested_bytes", l2.read_bytes + l2.write_bytes},
+        {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+  }
+  add_levels(json, simulated_levels(config, r));
+  return json;
 }
 
 std::string engineering(double value, std::string_view unit) {
@@ -177,6 +222,71 @@ std::string engineering(double value, std::string_view unit) {
 std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
+
+// The hierarchical roofline, level by level, analytical and (after a run) simulated.
+void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
+  const Levels analytical = analytical_levels(config);
+  std::optional<Levels> simulated;
+  if (r) simulated = simulated_levels(config, *r);
+  auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
+  out +=
+      "\n  memory levels (hierarchical roofline: I = F / Q at each level, roof = bandwidth x I)\n";
+  const char* row = "    {:<8}{:>18}{:>13}{:>14}{:>16}";
+  const char* sim_row = "  |{:>18}{:>13}{:>16}{:>8}";
+  out += fmt::format(row, "level", "Q (bytes)", "I (FLOP/B)", "BW (TB/s)", "roof (TFLOP/s)");
+  if (simulated)
+    out += fmt::format(sim_row, "Q simulated", "I simulated", "roof simulated", "busy");
+  out += '\n';
+  for (const LevelFigures& a : analytical.levels) {
+    out += fmt::format(
+        row, a.name, with_commas(a.bytes), fmt::format("{:.6f}", a.intensity_flop_per_byte),
+        fmt::format("{:.3f}", a.bandwidth_bytes_per_s / 1e12), roof(a.roof_flop_per_s));
+    if (simulated) {
+      for (const LevelFigures& s : simulated->levels) {
+        if (s.name != a.name) continue;
+        out += fmt::format(sim_row, with_commas(s.bytes),
+                           fmt::format("{:.6f}", s.intensity_flop_per_byte),
+                           roof(s.roof_flop_per_s), percent(s.busy_fraction));
+      }
+    }
+    out += '\n';
+  }
+  out += fmt::format(row, "compute", "", "", "", roof(analytical.peak_flop_per_s) + " (P)");
+  if (simulated) {
+    out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
+  }
+  out += '\n';
+  out +=
+      fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
+                  simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
+  const HardwareParams& hw = config.hardware;
+  if (hw.l2) {
+    out +=
+        "    analytical Q at HBM and L2 is the note's: no reuse across output tiles; the L2 "
+        "reuses tiles in the run\n";
+  }
+  if (r && r->l2) {
+    const L2CacheStats& l2 = *r->l2;
+    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+    const auto share = [&](std::uint64_t lines) {
+      return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
+    };
+    out += fmt::format(
+        "  L2 ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+        "flight, {} missed\n",
+        format_bytes(hw.l2->capacity_bytes), hw.l2->line_bytes, hw.l2->associativity,
+        name_of(hw.l2->write_policy), with_commas(looked_up), share(l2.hit_lines),
+        share(l2.pending_hit_lines), share(l2.miss_lines));
+    out += fmt::format(
+        "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
+        "{} of the note's Q\n",
+        with_commas(l2.hbm_read_bytes() + l2.hbm_write_bytes()), with_commas(l2.fill_bytes),
+        with_commas(l2.writeback_bytes), with_commas(l2.write_through_bytes),
+        with_commas(l2.flush_bytes),
+        percent(static_cast<double>(l2.hbm_read_bytes() + l2.hbm_write_bytes()) /
+                static_cast<double>(config.analysis.hbm_bytes())));
+  }
+}
 
 }  // namespace
 
@@ -203,6 +313,7 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
                             {"cores", stats_json(d.cores)},
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
+    if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
   }
   return report;
 }
@@ -252,6 +363,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
   line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+
+  add_levels_text(out, config, simulated);
 
   if (d) {
     const CoreStats& c = d->cores;

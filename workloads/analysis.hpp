@@ -59,6 +59,8 @@ struct Analysis {
   std::uint64_t flops = 0;            ///< F
   std::uint64_t hbm_read_bytes = 0;   ///< inputs read at HBM
   std::uint64_t hbm_write_bytes = 0;  ///< outputs written at HBM
+  std::uint64_t sram_read_bytes = 0;   ///< operand bytes compute reads from SRAM
+  std::uint64_t sram_write_bytes = 0;  ///< bytes loads write into SRAM
   Roof roof;
   Roofline roofline;
   Footprint footprint;

@@ -18,6 +18,11 @@ std::string describe(const GemmSpec& s) {
     text += fmt::format(" tile {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
                         s.stages == 1 ? "" : "s");
   }
+  if (s.block_order.kind == BlockOrderKind::grouped) {
+    text += fmt::format(", blocks grouped by {}", s.block_order.group);
+  } else if (s.block_order.kind == BlockOrderKind::column_major) {
+    text += ", blocks column-major";
+  }
   return text;
 }
 
@@ -35,6 +40,20 @@ Footprint footprint(const GemmSpec& s) {
   return f;
 }
 
+namespace {
+
+// Operand bytes compute reads from SRAM per K-step of a tiled block: each thread of
+// (B_M/R_M)(B_N/R_N) reads R_M elements of A and R_N of B per k. Without reuse, none: operands
+// stream into registers.
+std::uint64_t sram_read_bytes_per_step(const GemmSpec& s) {
+  if (s.strategy != GemmStrategy::tiled) return 0;
+  const TileShape& t = s.tile;
+  const RegisterTile& r = s.register_tile;
+  return (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * element_bytes(s.dtype);
+}
+
+}  // namespace
+
 Analysis analyze(const GemmSpec& s, const Roof& roof) {
   const std::uint64_t e = element_bytes(s.dtype);
   Analysis a;
@@ -46,6 +65,10 @@ Analysis analyze(const GemmSpec& s, const Roof& roof) {
     a.hbm_read_bytes = (s.n / s.tile.n) * s.m * s.k * e + (s.m / s.tile.m) * s.k * s.n * e;
   }
   a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
+  // Tiled loads land in SRAM; compute reads its operands from there, K-step by K-step.
+  const std::uint64_t block_steps = (s.m / s.tile.m) * (s.n / s.tile.n) * (s.k / s.tile.k);
+  a.sram_read_bytes = block_steps * sram_read_bytes_per_step(s);
+  a.sram_write_bytes = s.strategy == GemmStrategy::tiled ? a.hbm_read_bytes : 0;
   a.roof = roof;
   a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
   a.footprint = footprint(s);
@@ -79,10 +102,7 @@ Kernel build_kernel(const GemmSpec& s) {
   c_tile.block_row_bytes = t.m * s.n * e;
   c_tile.block_col_bytes = t.n * e;
 
-  // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
-  // R_M elements of A and R_N of B per k.
-  const RegisterTile& r = s.register_tile;
-  const std::uint64_t sram_reads = tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
+  const std::uint64_t sram_reads = sram_read_bytes_per_step(s);
 
   ProgramBuilder builder({"A", "B", "C"});
   constexpr std::uint8_t kA = 0, kB = 1, kC = 2;
@@ -106,6 +126,7 @@ Kernel build_kernel(const GemmSpec& s) {
   kernel.program = builder.compile();
   kernel.grid_rows = s.m / t.m;
   kernel.grid_cols = s.n / t.n;
+  kernel.block_order = s.block_order;
   const Footprint f = footprint(s);
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;

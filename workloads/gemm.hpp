@@ -43,6 +43,7 @@ struct GemmSpec {
   TileShape tile;
   std::uint32_t stages = 1;
   RegisterTile register_tile;
+  BlockOrderParams block_order;  ///< the order output tiles are handed to cores
 };
 
 std::string describe(const GemmSpec& spec);
