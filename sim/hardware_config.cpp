@@ -43,7 +43,7 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
     line.fail("must be a power of two", "e.g. 128B");
   }
   const ConfigNode ways = l2.required("associativity");
-  params.associativity = small_count(ways, 1u << 16);
+  params.associativity = small_count(ways, CacheSets::kMaxWays);
   params.bandwidth.bytes_per_second =
       l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
   params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
