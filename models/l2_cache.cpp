@@ -28,6 +28,23 @@ std::uint64_t round_up(std::uint64_t value, std::uint64_t step) {
 }
 }  // namespace
 
+std::string_view name_of(L2SetIndex index) {
+  return index == L2SetIndex::xor_folded ? "xor" : "modulo";
+}
+
+SetIndex::SetIndex(std::uint64_t sets, L2SetIndex kind)
+    : sets_(sets),
+      fold_(kind == L2SetIndex::xor_folded && sets > 1),
+      power_of_two_((sets & (sets - 1)) == 0) {
+  assert(sets > 0);
+  if (fold_) {
+    bits_ = 0;
+    while ((std::uint64_t{1} << bits_) < sets) ++bits_;
+    low_mask_ = (std::uint64_t{1} << bits_) - 1;
+  }
+  if (!power_of_two_) inverse_ = ~std::uint64_t{0} / sets + 1;
+}
+
 CacheSets::CacheSets(std::uint64_t sets, std::uint32_t ways) : sets_(sets), ways_(ways) {
   assert(sets > 0 && ways > 0 && ways <= kMaxWays);
   const auto padded = static_cast<std::uint32_t>(round_up(ways, kPrintsPerStep));
@@ -136,6 +153,7 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below)
       below_(below),
       port_rate_(params.bandwidth, 1),
       line_shift_(0),
+      set_of_(params.sets(), params.set_index),
       sets_(params.sets(), params.associativity) {
   assert(params.line_bytes > 0 && (params.line_bytes & (params.line_bytes - 1)) == 0);
   assert(params.sets() * params.associativity * params.line_bytes == params.capacity_bytes);
@@ -145,49 +163,26 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below)
 
 template <class Visit>
 void L2CacheTiming::for_each_row(const Region& shape, Visit&& visit) {
-  // Rows a whole number of lines apart step through the sets by a constant: no division per
-  // row. The model's state is megabytes and rows land far apart in it, so the set a few rows
+  // The model's state is megabytes and rows land far apart in it: the set of the row a few rows
   // ahead is prefetched while this one is looked up.
-  const bool stepping = shape.pitch_bytes % params_.line_bytes == 0;
-  const std::uint64_t sets = sets_.sets();
-  const std::uint64_t step = (shape.pitch_bytes >> line_shift_) % sets;
-  const auto set_of = [&](std::uint64_t row) {
-    return ((shape.base + row * shape.pitch_bytes) >> line_shift_) % sets;
+  const auto prefetch = [&](std::uint64_t row) {
+    sets_.prefetch(set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_));
   };
-  const auto advance = [&](std::uint64_t& set, std::uint64_t row) {
-    if (!stepping) {
-      set = set_of(row);
-      return;
-    }
-    set += step;
-    if (set >= sets) set -= sets;
-  };
-  const auto prefetch = [&](std::uint64_t set) { sets_.prefetch(set); };
-  std::uint64_t set = set_of(0);
-  std::uint64_t ahead = set;
-  std::uint64_t ahead_row = 0;
-  for (; ahead_row < std::min(kRowsPrefetched, shape.rows); ++ahead_row) {
-    if (ahead_row > 0) advance(ahead, ahead_row);
-    prefetch(ahead);
-  }
+  for (std::uint64_t row = 0; row < std::min(kRowsPrefetched, shape.rows); ++row) prefetch(row);
   for (std::uint64_t row = 0; row < shape.rows; ++row) {
-    if (ahead_row < shape.rows) {
-      advance(ahead, ahead_row++);
-      prefetch(ahead);
-    }
-    if (row > 0) advance(set, row);
-    visit(shape.base + row * shape.pitch_bytes, set);
+    if (row + kRowsPrefetched < shape.rows) prefetch(row + kRowsPrefetched);
+    visit(shape.base + row * shape.pitch_bytes);
   }
 }
 
 bool L2CacheTiming::contains(std::uint64_t address) const {
   const std::uint64_t line = address >> line_shift_;
-  return sets_.find(line % sets_.sets(), line) != CacheSets::kNoWay;
+  return sets_.find(set_of_(line), line) != CacheSets::kNoWay;
 }
 
 bool L2CacheTiming::is_dirty(std::uint64_t address) const {
   const std::uint64_t line = address >> line_shift_;
-  const std::uint64_t set = line % sets_.sets();
+  const std::uint64_t set = set_of_(line);
   const std::uint32_t way = sets_.find(set, line);
   return way != CacheSets::kNoWay && (sets_.flags(set, way) & CacheSets::kDirty) != 0;
 }
@@ -222,9 +217,7 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   if (is_write && params_.write_policy == L2WritePolicy::write_through) {
     // Lines present take the new data (and stay clean); none is allocated; HBM gets the store.
     for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
-      for_each_row(shape, [&](std::uint64_t address, std::uint64_t set) {
-        update_row(address, shape.row_bytes, set);
-      });
+      for_each_row(shape, [&](std::uint64_t address) { update_row(address, shape.row_bytes); });
     }
     ++stats_.write_through_requests;
     stats_.write_through_bytes += bytes;
@@ -236,9 +229,7 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   pending_run_.pitch_bytes = shape.pitch_bytes;
   for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
     const L2CacheStats before = stats_;
-    for_each_row(shape, [&](std::uint64_t address, std::uint64_t set) {
-      lookup_row(address, shape.row_bytes, set);
-    });
+    for_each_row(shape, [&](std::uint64_t address) { lookup_row(address, shape.row_bytes); });
     issue_pending_run();  // before the next pass, which must see these lines as being filled
     if (stats_.miss_lines == before.miss_lines && pass + 1 < shape.repeat) {
       // A pass without a miss changed nothing but recency, and leaves the same order each time:
@@ -258,13 +249,13 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   return max(done, data_ready_);
 }
 
-void L2CacheTiming::lookup_row(std::uint64_t address, std::uint64_t bytes, std::uint64_t set) {
+void L2CacheTiming::lookup_row(std::uint64_t address, std::uint64_t bytes) {
   const std::uint64_t end = address + bytes;
   const std::uint64_t last = (end - 1) >> line_shift_;
-  const std::uint64_t sets = sets_.sets();
   const std::uint8_t written = is_write_ ? CacheSets::kDirty : 0;
   std::uint64_t line = address >> line_shift_;
-  for (; line <= last; ++line, set = set + 1 == sets ? 0 : set + 1) {
+  for (; line <= last; ++line) {
+    const std::uint64_t set = set_of_(line);
     const std::uint64_t line_start = line << line_shift_;
     const std::uint64_t covered =
         std::min(end, line_start + params_.line_bytes) - std::max(address, line_start);
@@ -312,12 +303,12 @@ void L2CacheTiming::lookup_row(std::uint64_t address, std::uint64_t bytes, std::
   if (row_run_lines_ > 0) close_row_run();
 }
 
-void L2CacheTiming::update_row(std::uint64_t address, std::uint64_t bytes, std::uint64_t set) {
+void L2CacheTiming::update_row(std::uint64_t address, std::uint64_t bytes) {
   const std::uint64_t end = address + bytes;
   const std::uint64_t last = (end - 1) >> line_shift_;
-  const std::uint64_t sets = sets_.sets();
   std::uint64_t line = address >> line_shift_;
-  for (; line <= last; ++line, set = set + 1 == sets ? 0 : set + 1) {
+  for (; line <= last; ++line) {
+    const std::uint64_t set = set_of_(line);
     const std::uint64_t line_start = line << line_shift_;
     const std::uint64_t covered =
         std::min(end, line_start + params_.line_bytes) - std::max(address, line_start);

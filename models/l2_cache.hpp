@@ -37,6 +37,13 @@ enum class L2WritePolicy : std::uint8_t {
 
 std::string_view name_of(L2WritePolicy policy);
 
+enum class L2SetIndex : std::uint8_t {
+  xor_folded,  ///< the line number's higher bits XORed onto the index bits, then modulo the sets
+  modulo,      ///< the line number modulo the sets
+};
+
+std::string_view name_of(L2SetIndex index);
+
 struct L2CacheParams {
   std::uint64_t capacity_bytes = 0;  ///< data capacity, a whole number of sets
   std::uint64_t line_bytes = 128;    ///< a power of two
@@ -44,6 +51,7 @@ struct L2CacheParams {
   Bandwidth bandwidth;               ///< the port towards the cores, bytes/s, all cores together
   Time hit_latency;                  ///< from a request to its data when every line hits
   L2WritePolicy write_policy = L2WritePolicy::write_back;
+  L2SetIndex set_index = L2SetIndex::xor_folded;
 
   std::uint64_t lines() const { return capacity_bytes / line_bytes; }
   std::uint64_t sets() const { return lines() / associativity; }
@@ -85,6 +93,38 @@ class MemoryBelow {
   virtual ~MemoryBelow() = default;
   /// Serves `region` arriving at `now` (calls come in time order); returns when it is done.
   virtual Time access(Time now, const Region& region, bool is_write) = 0;
+};
+
+/// Which set a line goes to. Plain modulo puts the rows of a matrix whose pitch is a power of two
+/// into the same few sets (rows 16 KiB apart fill 1 set in 128 of a 2^n-set cache); GPUs hash
+/// their L2 index against that, and the XOR fold does the same: the line number's higher bits,
+/// in slices as wide as the index, are XORed onto its lowest slice before taking the modulo.
+/// Lines of one aligned run of 2^bits stay in distinct sets when the sets are a power of two.
+class SetIndex {
+ public:
+  SetIndex(std::uint64_t sets, L2SetIndex kind);
+  std::uint64_t operator()(std::uint64_t line) const {
+    if (fold_) {
+      std::uint64_t folded = 0;
+      for (std::uint64_t rest = line; rest != 0; rest >>= bits_) folded ^= rest & low_mask_;
+      line = folded;
+    }
+    if (power_of_two_) return line & (sets_ - 1);
+    if (line <= 0xffffffffu) {
+      // Lemire's remainder by multiplication: exact for 32-bit operands, no division.
+      const std::uint64_t fraction = inverse_ * line;
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(fraction) * sets_) >> 64);
+    }
+    return line % sets_;
+  }
+
+ private:
+  std::uint64_t sets_;
+  bool fold_;
+  bool power_of_two_;
+  std::uint32_t bits_ = 64;         // index width: ceil(log2(sets))
+  std::uint64_t low_mask_ = ~0ull;  // 2^bits - 1
+  std::uint64_t inverse_ = 0;       // 2^64 / sets, rounded up
 };
 
 /// The tag store of a set-associative cache with exact LRU replacement.
@@ -176,11 +216,11 @@ class L2CacheTiming {
     std::uint64_t line;  // line number (address / line size)
   };
 
-  /// Calls visit(row address, set of its first line) for each row of `shape`, in order.
+  /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
   template <class Visit>
   void for_each_row(const Region& shape, Visit&& visit);
-  void lookup_row(std::uint64_t address, std::uint64_t bytes, std::uint64_t set);
-  void update_row(std::uint64_t address, std::uint64_t bytes, std::uint64_t set);
+  void lookup_row(std::uint64_t address, std::uint64_t bytes);
+  void update_row(std::uint64_t address, std::uint64_t bytes);
   void close_row_run();
   void issue_pending_run();
   void write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
@@ -192,6 +232,7 @@ class L2CacheTiming {
   std::uint32_t line_shift_;
   L2CacheStats stats_;
   Time port_free_;
+  SetIndex set_of_;
   CacheSets sets_;
 
   // The request being served: when it arrived, whether it writes, the latest fill it waits for,

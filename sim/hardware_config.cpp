@@ -52,6 +52,10 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                               ? L2WritePolicy::write_back
                               : L2WritePolicy::write_through;
   }
+  if (auto index = l2.optional("set_index")) {
+    params.set_index =
+        index->choice({"xor", "modulo"}) == "xor" ? L2SetIndex::xor_folded : L2SetIndex::modulo;
+  }
   l2.reject_unknown_keys();
 
   const std::uint64_t set_bytes = params.line_bytes * params.associativity;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace ridgeline {
@@ -27,9 +28,11 @@ struct RecordingMemory : MemoryBelow {
 constexpr std::uint64_t kLine = 128;
 constexpr Time kHitLatency = Time::from_ps(100);
 
-// A cache of `sets` x `ways` lines of 128 B; its port moves 1 byte/ps.
+// A cache of `sets` x `ways` lines of 128 B; its port moves 1 byte/ps. Line n goes to set
+// n % sets unless the index is folded.
 L2CacheParams cache(std::uint64_t sets, std::uint32_t ways,
-                    L2WritePolicy policy = L2WritePolicy::write_back) {
+                    L2WritePolicy policy = L2WritePolicy::write_back,
+                    L2SetIndex index = L2SetIndex::modulo) {
   L2CacheParams p;
   p.capacity_bytes = sets * ways * kLine;
   p.line_bytes = kLine;
@@ -37,6 +40,7 @@ L2CacheParams cache(std::uint64_t sets, std::uint32_t ways,
   p.bandwidth.bytes_per_second = 1'000'000'000'000;
   p.hit_latency = kHitLatency;
   p.write_policy = policy;
+  p.set_index = index;
   return p;
 }
 
@@ -271,6 +275,37 @@ TEST(L2CacheTiming, ThePortIsSharedFirstComeFirstServed) {
   EXPECT_EQ(l2.access(at(5000), kTile, false).ps(), 5000u + 512 + 100);
   EXPECT_EQ(l2.access(at(5000), kTile, false).ps(), 5000u + 1024 + 100);
   EXPECT_EQ(l2.stats().port_queue_delay.ps(), 512u);
+}
+
+TEST(L2CacheTiming, FoldedIndexSpreadsPowerOfTwoStrides) {
+  // 16 lines 2 KiB apart (matrix rows with a power-of-two pitch) in a direct-mapped cache of 16
+  // sets: modulo puts them all in set 0, so a second pass misses again; folded, they fill all 16.
+  for (const L2SetIndex index : {L2SetIndex::modulo, L2SetIndex::xor_folded}) {
+    RecordingMemory memory;
+    L2CacheTiming l2(cache(16, 1, L2WritePolicy::write_back, index), memory);
+    const Region rows{0, 16, kLine, 16 * kLine, 1};
+    l2.access(at(0), rows, false);
+    l2.access(at(100'000), rows, false);
+    EXPECT_EQ(l2.stats().hit_lines, index == L2SetIndex::modulo ? 0u : 16u);
+    EXPECT_EQ(l2.stats().miss_lines, index == L2SetIndex::modulo ? 32u : 16u);
+  }
+}
+
+TEST(SetIndex, ModuloMatchesTheRemainderAndFoldingStaysInRange) {
+  const SetIndex modulo(20480, L2SetIndex::modulo);
+  const SetIndex folded(20480, L2SetIndex::xor_folded);
+  const SetIndex folded_power(4096, L2SetIndex::xor_folded);
+  for (std::uint64_t line : {0ull, 1ull, 20479ull, 20480ull, 123456789ull, 0xffffffffull,
+                             0x100000000ull, 0x123456789abcdefull, ~0ull}) {
+    EXPECT_EQ(modulo(line), line % 20480) << line;
+    EXPECT_LT(folded(line), 20480u) << line;
+    EXPECT_LT(folded_power(line), 4096u) << line;
+  }
+  // Within an aligned run of 4096 lines the folded index is a permutation of the sets.
+  std::vector<bool> seen(4096);
+  for (std::uint64_t line = 7 * 4096; line < 8 * 4096; ++line) seen[folded_power(line)] = true;
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 4096);
+  EXPECT_EQ(SetIndex(1, L2SetIndex::xor_folded)(12345), 0u);
 }
 
 TEST(CacheSets, KeepsExactLeastRecentlyUsedOrderAcrossManyWays) {

@@ -38,9 +38,9 @@ const LevelFigures& level(const Levels& levels, const std::string& name) {
 
 // The two orders side by side. Row-major, a wave is 4 block rows x all 32 columns: it reads 4 A
 // panels and all 32 B panels. Grouped by 8, a wave is 8 block rows x 16 columns: 8 A panels and
-// 16 B panels. The 40 MiB L2 holds the tiles a wave shares while its blocks use them, but not a
-// wave's 48 to 72 MiB of panels until the next wave, so HBM reads each wave's distinct panels
-// exactly once (the second wave of a group finds its A panels evicted).
+// 16 B panels. The 40 MiB L2 holds the tiles a wave's blocks share while they use them, but
+// little of a wave's 48 to 72 MiB of panels until the next wave: HBM reads each wave's distinct
+// panels about once (a little less: some survive into the next wave).
 TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
   const std::string base = ::testing::TempDir() + "ridgeline_l2_order_";
   const std::vector<std::string> outputs{base + "row_major.json", base + "grouped.json"};
@@ -73,8 +73,13 @@ TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
   const std::uint64_t note_q = row_major["analytical"]["hbm_bytes"];
   const std::uint64_t row_major_q = row_major["simulated"]["hbm_bytes"];
   const std::uint64_t grouped_q = grouped["simulated"]["hbm_bytes"];
-  EXPECT_EQ(row_major_q, kWaves * (4 + 32) * kPanelBytes + kCBytes);  // 671,088,640
-  EXPECT_EQ(grouped_q, kWaves * (8 + 16) * kPanelBytes + kCBytes);    // 469,762,048
+  const auto per_wave = [](std::uint64_t panels) {
+    return static_cast<double>(kWaves * panels * kPanelBytes + kCBytes);
+  };
+  EXPECT_LE(static_cast<double>(row_major_q), per_wave(4 + 32));  // 671,088,640
+  EXPECT_GE(static_cast<double>(row_major_q), 0.98 * per_wave(4 + 32));
+  EXPECT_LE(static_cast<double>(grouped_q), per_wave(8 + 16));  // 469,762,048
+  EXPECT_GE(static_cast<double>(grouped_q), 0.98 * per_wave(8 + 16));
   EXPECT_LT(row_major_q, note_q);
   // I at HBM rises from the note's 31.5 FLOP/B to 205 (row-major) and 293 (grouped).
   const double flops = row_major["analytical"]["flops"];
@@ -86,9 +91,19 @@ TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
   EXPECT_EQ(grouped["simulated"]["levels"]["l2"]["bytes"].get<std::uint64_t>(), note_q);
 }
 
+// 2048^3 in 64 x 64 tiles: A, B and C are 16 MiB each, all three fit in the 40 MiB L2.
+const std::vector<std::string> k2048T64{"workload.m=2048", "workload.n=2048", "workload.k=2048",
+                                        kGrouped};
+constexpr const char* kT64 = "workloads/seed/gemm-4096-t64-double.yaml";
+
+std::vector<std::string> with(std::vector<std::string> overrides, const std::string& more) {
+  overrides.push_back(more);
+  return overrides;
+}
+
 // Every byte is accounted for on its way down: cores -> L2 -> HBM.
 TEST(L2System, CountsBalanceAcrossTheHierarchy) {
-  const RunConfig config = seed_config(kT128, {kGrouped}, kL2);
+  const RunConfig config = seed_config(kT64, k2048T64, kL2);
   const SimulationResult r = simulate(config);
   ASSERT_TRUE(r.l2.has_value());
   const L2CacheStats& l2 = *r.l2;
@@ -108,7 +123,9 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_EQ(r.hbm.write_bytes, a.hbm_write_bytes);
   EXPECT_EQ(l2.fill_bytes + a.hbm_write_bytes, (l2.miss_lines * 128));
   EXPECT_EQ(l2.write_through_bytes, 0u);
-  EXPECT_LT(r.hbm_bytes(), a.hbm_bytes() / 9);  // 469,762,048 of 4,362,076,160
+  // Everything fits: HBM reads A and B once each (compulsory misses), not the note's 32 times.
+  EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);
+  EXPECT_EQ(a.hbm_read_bytes, 32u * 2 * 2048 * 2048 * 4);
   // Fills merge: many blocks ask for a tile while it is on its way.
   EXPECT_GT(l2.pending_hit_lines, 0u);
 
@@ -118,9 +135,10 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_EQ(sram.write_bytes, a.sram_write_bytes);
   EXPECT_EQ(r.flops(), a.flops);
 
-  // Compute-bound either way: within 1 % of T_compute.
+  // Memory-bound by the note (I = 15.75 < 20), compute-bound with the L2: near T_compute.
+  EXPECT_EQ(a.roofline.bound, Bound::memory);
   EXPECT_GE(r.time.seconds(), a.roofline.t_compute_s);
-  EXPECT_LE(r.time.seconds(), a.roofline.t_compute_s * 1.01);
+  EXPECT_LE(r.time.seconds(), a.roofline.t_compute_s * 1.03);
 
   const Levels simulated = simulated_levels(config, r);
   EXPECT_EQ(level(simulated, "hbm").bytes, r.hbm_bytes());
@@ -148,14 +166,14 @@ TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
 // Write-through: stores pass on to HBM at once; nothing is dirty at the end.
 TEST(L2System, WriteThroughSendsEveryStoreToHbm) {
   const RunConfig config =
-      seed_config(kT128, {kGrouped, "hardware.l2.write_policy=write_through"}, kL2);
+      seed_config(kT64, with(k2048T64, "hardware.l2.write_policy=write_through"), kL2);
   const SimulationResult r = simulate(config);
   ASSERT_TRUE(r.l2.has_value());
   EXPECT_EQ(r.l2->write_through_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.l2->writeback_bytes + r.l2->flush_bytes, 0u);
   EXPECT_EQ(r.hbm.read_bytes, r.l2->fill_bytes);
-  EXPECT_LT(r.hbm.read_bytes, config.analysis.hbm_read_bytes / 9);
+  EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);  // reads are cached as before
 }
 
 // A slow L2 port binds: 2048^3 in 64 x 64 tiles asks the L2 for Q = 1.09 GB, 1.36 ms at
