@@ -7,6 +7,8 @@
 // 2. Seed/<case>: `ridgeline run` of one of the seed table's 4096^3 cases, each in a child
 //    process (SystemC elaborates once per process). Items are program ops; the child's peak
 //    resident memory is a counter.
+// 3. L2/<case>: the same on the seed machine with its 40 MiB L2 (configs/hardware/seed-l2.yaml):
+//    what looking every line of every tile up in the cache costs.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
 // SystemC events per second, measured in this same run.
 #include <benchmark/benchmark.h>
@@ -95,12 +97,13 @@ struct Child {
 };
 
 Child run_ridgeline(const std::string& command, const std::string& workload,
-                    const std::vector<std::string>& overrides) {
+                    const std::vector<std::string>& overrides,
+                    const std::string& hardware = "hardware/seed.yaml") {
   const std::string json = "/tmp/ridgeline_bench_" + std::to_string(getpid()) + ".json";
   std::vector<std::string> arguments{
       RIDGELINE_BINARY,
       command,
-      std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml",
+      std::string(RIDGELINE_SOURCE_DIR) + "/configs/" + hardware,
       std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/" + workload,
       "--quiet",
       "--json",
@@ -130,12 +133,12 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
   return child;
 }
 
-void SeedCase(benchmark::State& state, const std::string& workload,
-              const std::vector<std::string>& overrides) {
+void RunCase(benchmark::State& state, const std::string& workload,
+             const std::vector<std::string>& overrides, const std::string& hardware) {
   Child child;
   std::int64_t ops = 0;
   for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides);
+    child = run_ridgeline("run", workload, overrides, hardware);
     if (child.ops == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
@@ -145,6 +148,15 @@ void SeedCase(benchmark::State& state, const std::string& workload,
   state.SetItemsProcessed(ops);
   state.counters["peak_rss_MiB"] = child.peak_rss_mib;
   state.counters["ops"] = static_cast<double>(child.ops);
+}
+
+void SeedCase(benchmark::State& state, const std::string& workload,
+              const std::vector<std::string>& overrides) {
+  RunCase(state, workload, overrides, "hardware/seed.yaml");
+}
+
+void L2Case(benchmark::State& state, const std::string& workload) {
+  RunCase(state, workload, {}, "hardware/seed-l2.yaml");
 }
 
 // The same process start, configuration and report without the simulation: what every Seed case
@@ -190,20 +202,21 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     if (startup > 0) {
       std::printf("  process start, configuration and report (analyze): %.4f s\n", startup);
     }
-    std::printf("  %-26s %8s %9s %9s %9s %14s %9s\n", "case", "wall s", "M ops/s", "x spread",
+    std::printf("  %-28s %8s %9s %9s %9s %14s %9s\n", "case", "wall s", "M ops/s", "x spread",
                 "x fixed", "M ops/s (sim)", "peak MiB");
     double four = 0;
     for (const auto& [name, rates] : rates_) {
-      if (name.rfind("Seed/", 0) != 0) continue;
+      if (name.rfind("Seed/", 0) != 0 && name.rfind("L2/", 0) != 0) continue;
       const double rate = median(rates_, name);
       const double seconds = median(seconds_, name);
       // The simulation alone: the wall time less what analyze takes for the same start-up.
       const double sim_rate = seconds > startup ? rate * seconds / (seconds - startup) : 0;
-      if (name.find("gemm-4096") != std::string::npos) four += seconds;
+      if (name.rfind("Seed/gemm-4096", 0) == 0) four += seconds;
       const auto rss = rss_.find(name);
-      std::printf("  %-26s %8.3f %9.2f %9.2f %9.2f %14.2f %9.1f\n", name.c_str() + 5, seconds,
-                  rate / 1e6, raw > 0 ? rate / raw : 0, raw_fixed > 0 ? rate / raw_fixed : 0,
-                  sim_rate / 1e6, rss != rss_.end() ? rss->second : 0);
+      std::printf("  %-28s %8.3f %9.2f %9.2f %9.2f %14.2f %9.1f\n",
+                  name.c_str() + (name[0] == 'S' ? 5 : 0), seconds, rate / 1e6,
+                  raw > 0 ? rate / raw : 0, raw_fixed > 0 ? rate / raw_fixed : 0, sim_rate / 1e6,
+                  rss != rss_.end() ? rss->second : 0);
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
   }
@@ -257,6 +270,18 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->Iterations(1);
+  }
+  // With the L2: the cheapest and the dearest tile of the table, in both block orders.
+  for (const char* tile : {"t128", "t32"}) {
+    for (const char* order : {"row-major", "grouped"}) {
+      const std::string name = std::string("L2/gemm-4096-") + tile + "-" + order;
+      benchmark::RegisterBenchmark(name.c_str(), L2Case,
+                                   "../questions/q3-l2-reuse/workloads/gemm-4096-" +
+                                       std::string(tile) + "-" + order + ".yaml")
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
+    }
   }
   benchmark::Initialize(&argc, argv);
   SummaryReporter reporter;
