@@ -45,12 +45,24 @@ SetIndex::SetIndex(std::uint64_t sets, L2SetIndex kind)
   if (!power_of_two_) inverse_ = ~std::uint64_t{0} / sets + 1;
 }
 
+namespace {
+// A set's header: fingerprints, LRU order and flags, each padded to whole 16-way steps, in whole
+// host cache lines.
+std::uint64_t header_words(std::uint32_t ways) {
+  return round_up(3 * round_up(ways, kPrintsPerStep), kHostLineBytes) / sizeof(std::uint64_t);
+}
+}  // namespace
+
+std::uint64_t CacheSets::state_bytes(std::uint64_t sets, std::uint32_t ways) {
+  return sets * (header_words(ways) + 2 * std::uint64_t{ways}) * sizeof(std::uint64_t);
+}
+
 CacheSets::CacheSets(std::uint64_t sets, std::uint32_t ways) : sets_(sets), ways_(ways) {
   assert(sets > 0 && ways > 0 && ways <= kMaxWays);
   const auto padded = static_cast<std::uint32_t>(round_up(ways, kPrintsPerStep));
   order_at_ = padded;
   flags_at_ = 2 * padded;
-  header_words_ = round_up(3 * padded, kHostLineBytes) / sizeof(std::uint64_t);
+  header_words_ = header_words(ways);
   block_words_ = header_words_ + 2 * std::uint64_t{ways};
   storage_.assign(sets * block_words_ + kHostLineBytes / sizeof(std::uint64_t), 0);
   const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
@@ -298,7 +310,10 @@ void L2CacheTiming::lookup_row(std::uint64_t address, std::uint64_t bytes) {
     if (row_run_lines_ > 0 && line != row_run_first_ + row_run_lines_) close_row_run();
     if (row_run_lines_ == 0) row_run_first_ = line;
     ++row_run_lines_;
-    row_slots_.push_back(Slot{set, way, line});
+    Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
+    slot.set = set;
+    slot.way = way;
+    slot.line = line;
   }
   if (row_run_lines_ > 0) close_row_run();
 }

@@ -146,6 +146,9 @@ class CacheSets {
 
   CacheSets(std::uint64_t sets, std::uint32_t ways);
 
+  /// Host memory the state of `sets` x `ways` takes, bytes.
+  static std::uint64_t state_bytes(std::uint64_t sets, std::uint32_t ways);
+
   /// The way of `set` that holds `line`, or kNoWay.
   std::uint32_t find(std::uint64_t set, std::uint64_t line) const;
   /// Makes `way` the most recently used of its set.

@@ -65,12 +65,15 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                   fmt::format("use a multiple of {}, e.g. {}", format_bytes(set_bytes),
                               format_bytes((params.capacity_bytes / set_bytes + 1) * set_bytes)));
   }
-  // The cache keeps 25 bytes of state per line: 2^22 lines stay near 100 MiB.
-  constexpr std::uint64_t kMaxLines = std::uint64_t{1} << 22;
-  if (params.lines() > kMaxLines) {
-    capacity.fail(fmt::format("{} lines of {} are more than the {} the model holds", params.lines(),
-                              format_bytes(params.line_bytes), kMaxLines),
-                  "use longer lines or a smaller capacity");
+  // The model keeps 20 to 80 bytes of state per line, by associativity: bound it, not the lines.
+  constexpr std::uint64_t kMaxStateBytes = std::uint64_t{128} << 20;
+  const std::uint64_t state = CacheSets::state_bytes(params.sets(), params.associativity);
+  if (state > kMaxStateBytes) {
+    capacity.fail(fmt::format("{} lines of {} in {} ways need {} of the simulator's memory, more "
+                              "than the {} it allows a cache",
+                              params.lines(), format_bytes(params.line_bytes), params.associativity,
+                              format_bytes(state), format_bytes(kMaxStateBytes)),
+                  "use longer lines, more ways or a smaller capacity");
   }
   return params;
 }

@@ -193,7 +193,9 @@ TEST_F(ConfigTest, L2Rules) {
                {"hardware.l2={capacity: 1MiB, line_size: 128B, associativity: 8, "
                 "bandwidth: 1TB/s}"});
   expect_error(l2, gemm(), {"hardware.l2.size", "unknown key 'size'"}, {"hardware.l2.size=1MiB"});
-  expect_error(l2, gemm(), {"hardware.l2.capacity", "lines of 128 B are more than"},
+  expect_error(l2, gemm(),
+               {"hardware.l2.capacity", "8388608 lines of 128 B in 16 ways need 160 MiB",
+                "more than the 128 MiB it allows"},
                {"hardware.l2.capacity=1GiB"});
 }
 
