@@ -26,6 +26,12 @@ std::uint8_t fingerprint(std::uint64_t line) {
 std::uint64_t round_up(std::uint64_t value, std::uint64_t step) {
   return (value + step - 1) / step * step;
 }
+
+// A set's header: fingerprints, LRU order and flags, each padded to whole 16-way steps, in whole
+// host cache lines.
+std::uint64_t header_words(std::uint32_t ways) {
+  return round_up(3 * round_up(ways, kPrintsPerStep), kHostLineBytes) / sizeof(std::uint64_t);
+}
 }  // namespace
 
 std::string_view name_of(L2SetIndex index) {
@@ -44,14 +50,6 @@ SetIndex::SetIndex(std::uint64_t sets, L2SetIndex kind)
   }
   if (!power_of_two_) inverse_ = ~std::uint64_t{0} / sets + 1;
 }
-
-namespace {
-// A set's header: fingerprints, LRU order and flags, each padded to whole 16-way steps, in whole
-// host cache lines.
-std::uint64_t header_words(std::uint32_t ways) {
-  return round_up(3 * round_up(ways, kPrintsPerStep), kHostLineBytes) / sizeof(std::uint64_t);
-}
-}  // namespace
 
 std::uint64_t CacheSets::state_bytes(std::uint64_t sets, std::uint32_t ways) {
   return sets * (header_words(ways) + 2 * std::uint64_t{ways}) * sizeof(std::uint64_t);
