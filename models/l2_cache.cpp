@@ -227,7 +227,12 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   if (is_write && params_.write_policy == L2WritePolicy::write_through) {
     // Lines present take the new data (and stay clean); none is allocated; HBM gets the store.
     for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
-      for_each_row(shape, [&](std::uint64_t address) { update_row(address, shape.row_bytes); });
+      for_each_row(shape, [&](std::uint64_t address) {
+        for_each_line(address, shape.row_bytes,
+                      [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+                        update(line, set, covered);
+                      });
+      });
     }
     ++stats_.write_through_requests;
     stats_.write_through_bytes += bytes;
@@ -239,7 +244,13 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   pending_run_.pitch_bytes = shape.pitch_bytes;
   for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
     const L2CacheStats before = stats_;
-    for_each_row(shape, [&](std::uint64_t address) { lookup_row(address, shape.row_bytes); });
+    for_each_row(shape, [&](std::uint64_t address) {
+      for_each_line(address, shape.row_bytes,
+                    [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+                      look_up(line, set, covered);
+                    });
+      if (row_run_lines_ > 0) close_row_run();  // a run ends with its row
+    });
     issue_pending_run();  // before the next pass, which must see these lines as being filled
     if (stats_.miss_lines == before.miss_lines && pass + 1 < shape.repeat) {
       // A pass without a miss changed nothing but recency, and leaves the same order each time:
@@ -259,81 +270,73 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   return max(done, data_ready_);
 }
 
-void L2CacheTiming::lookup_row(std::uint64_t address, std::uint64_t bytes) {
+template <class Visit>
+void L2CacheTiming::for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit) {
   const std::uint64_t end = address + bytes;
   const std::uint64_t last = (end - 1) >> line_shift_;
-  const std::uint8_t written = is_write_ ? CacheSets::kDirty : 0;
-  std::uint64_t line = address >> line_shift_;
-  for (; line <= last; ++line) {
-    const std::uint64_t set = set_of_(line);
+  for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
     const std::uint64_t line_start = line << line_shift_;
-    const std::uint64_t covered =
-        std::min(end, line_start + params_.line_bytes) - std::max(address, line_start);
-    std::uint32_t way = sets_.find(set, line);
-    if (way != CacheSets::kNoWay) {
-      sets_.touch(set, way);
-      std::uint8_t& flags = sets_.flags(set, way);
-      flags |= written;
-      const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
-      if (ready > now_.ps()) {
-        // On its way: wait for that fill (one of this request's own, or an earlier request's).
-        ++stats_.pending_hit_lines;
-        stats_.pending_hit_bytes += covered;
-        if (ready != kFilling) data_ready_ = max(data_ready_, Time::from_ps(ready));
-      } else {
-        flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived: no need to look
-        ++stats_.hit_lines;
-        stats_.hit_bytes += covered;
-      }
-      if (row_run_lines_ > 0) close_row_run();
-      continue;
-    }
-    // A miss: replace the least recently used way (an empty one first).
-    ++stats_.miss_lines;
-    stats_.miss_bytes += covered;
-    way = sets_.victim(set);
-    const std::uint8_t old_flags = sets_.flags(set, way);
-    if (old_flags & CacheSets::kValid) {
-      ++stats_.evictions;
-      if (old_flags & CacheSets::kDirty) evicted_dirty_.push_back(sets_.tag(set, way));
-    }
-    // A store that covers the whole line needs nothing from below; anything else fetches it.
-    if (is_write_ && covered == params_.line_bytes) {
-      sets_.install(set, way, line, CacheSets::kValid | CacheSets::kDirty);
-      if (row_run_lines_ > 0) close_row_run();
-      continue;
-    }
-    sets_.install(set, way, line, CacheSets::kValid | CacheSets::kFilling | written);
-    sets_.ready_ps(set, way) = kFilling;
-    if (row_run_lines_ > 0 && line != row_run_first_ + row_run_lines_) close_row_run();
-    if (row_run_lines_ == 0) row_run_first_ = line;
-    ++row_run_lines_;
-    Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
-    slot.set = set;
-    slot.way = way;
-    slot.line = line;
+    visit(line, set_of_(line),
+          std::min(end, line_start + params_.line_bytes) - std::max(address, line_start));
   }
-  if (row_run_lines_ > 0) close_row_run();
 }
 
-void L2CacheTiming::update_row(std::uint64_t address, std::uint64_t bytes) {
-  const std::uint64_t end = address + bytes;
-  const std::uint64_t last = (end - 1) >> line_shift_;
-  std::uint64_t line = address >> line_shift_;
-  for (; line <= last; ++line) {
-    const std::uint64_t set = set_of_(line);
-    const std::uint64_t line_start = line << line_shift_;
-    const std::uint64_t covered =
-        std::min(end, line_start + params_.line_bytes) - std::max(address, line_start);
-    const std::uint32_t way = sets_.find(set, line);
-    if (way != CacheSets::kNoWay) {
-      sets_.touch(set, way);
+void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+  const std::uint8_t written = is_write_ ? CacheSets::kDirty : 0;
+  std::uint32_t way = sets_.find(set, line);
+  if (way != CacheSets::kNoWay) {
+    sets_.touch(set, way);
+    std::uint8_t& flags = sets_.flags(set, way);
+    flags |= written;
+    const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
+    if (ready > now_.ps()) {
+      // On its way: wait for that fill (one of this request's own, or an earlier request's).
+      ++stats_.pending_hit_lines;
+      stats_.pending_hit_bytes += covered;
+      if (ready != kFilling) data_ready_ = max(data_ready_, Time::from_ps(ready));
+    } else {
+      flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived: no need to look
       ++stats_.hit_lines;
       stats_.hit_bytes += covered;
-    } else {
-      ++stats_.miss_lines;
-      stats_.miss_bytes += covered;
     }
+    if (row_run_lines_ > 0) close_row_run();
+    return;
+  }
+  // A miss: replace the least recently used way (an empty one first).
+  ++stats_.miss_lines;
+  stats_.miss_bytes += covered;
+  way = sets_.victim(set);
+  const std::uint8_t old_flags = sets_.flags(set, way);
+  if (old_flags & CacheSets::kValid) {
+    ++stats_.evictions;
+    if (old_flags & CacheSets::kDirty) evicted_dirty_.push_back(sets_.tag(set, way));
+  }
+  // A store that covers the whole line needs nothing from below; anything else fetches it.
+  if (is_write_ && covered == params_.line_bytes) {
+    sets_.install(set, way, line, CacheSets::kValid | CacheSets::kDirty);
+    if (row_run_lines_ > 0) close_row_run();
+    return;
+  }
+  sets_.install(set, way, line, CacheSets::kValid | CacheSets::kFilling | written);
+  sets_.ready_ps(set, way) = kFilling;
+  if (row_run_lines_ > 0 && line != row_run_first_ + row_run_lines_) close_row_run();
+  if (row_run_lines_ == 0) row_run_first_ = line;
+  ++row_run_lines_;
+  Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
+  slot.set = set;
+  slot.way = way;
+  slot.line = line;
+}
+
+void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+  const std::uint32_t way = sets_.find(set, line);
+  if (way != CacheSets::kNoWay) {
+    sets_.touch(set, way);
+    ++stats_.hit_lines;
+    stats_.hit_bytes += covered;
+  } else {
+    ++stats_.miss_lines;
+    stats_.miss_bytes += covered;
   }
 }
 

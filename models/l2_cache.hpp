@@ -222,8 +222,13 @@ class L2CacheTiming {
   /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
   template <class Visit>
   void for_each_row(const Region& shape, Visit&& visit);
-  void lookup_row(std::uint64_t address, std::uint64_t bytes);
-  void update_row(std::uint64_t address, std::uint64_t bytes);
+  /// Calls visit(line, its set, bytes of it covered) for each line of a row.
+  template <class Visit>
+  void for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit);
+  /// One line of a request that allocates: hit, hit on a fill in flight, or miss and install.
+  void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
+  /// One line of a write-through store: updated if present, nothing allocated.
+  void update(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
   void close_row_run();
   void issue_pending_run();
   void write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
