@@ -8,6 +8,7 @@
 
 #include "models/core.hpp"
 #include "models/hbm.hpp"
+#include "models/kernel_target.hpp"
 #include "models/l2_cache.hpp"
 #include "models/units.hpp"
 
@@ -18,6 +19,7 @@ struct HardwareParams {
   Clock core_clock;         ///< clock of cores, their compute units and SRAM
   std::uint32_t cores = 1;  ///< identical cores (SMs)
   CoreParams core;
+  KernelTarget threads;  ///< warps, thread and register limits, barrier cost of the cores
   HbmParams hbm;
   std::optional<L2CacheParams> l2;  ///< a shared L2 between the cores and the HBM; none if absent
 

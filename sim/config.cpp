@@ -57,11 +57,61 @@ void check_fits(const ConfigNode& workload, const RunConfig& config) {
   }
   if (f.register_bytes > hw.core.registers.capacity_bytes) {
     where().fail(
-        fmt::format("one block needs {} of registers but a core has {} "
-                    "(hardware.cores.registers.capacity)",
-                    format_bytes(f.register_bytes), format_bytes(hw.core.registers.capacity_bytes)),
+        fmt::format("one block needs {} of registers ({} threads in {} warps x {} registers) but "
+                    "a core has {} (hardware.cores.registers.capacity)",
+                    format_bytes(f.register_bytes), f.threads, f.warps,
+                    f.allocated_registers_per_thread,
+                    format_bytes(hw.core.registers.capacity_bytes)),
         "use a smaller tile or more registers");
   }
+}
+
+// The node that sets a block's threads: the register tile of a GEMM, `threads` of a vector add.
+ConfigNode threads_node(const ConfigNode& workload) {
+  for (const char* key : {"register_tile", "threads", "tile"}) {
+    if (auto node = workload.optional(key)) return *node;
+  }
+  return workload;
+}
+
+// Threads per block and registers per thread against the cores' limits.
+void check_threads(const ConfigNode& workload, const RunConfig& config) {
+  const KernelTarget& limits = config.hardware.threads;
+  const Footprint& f = config.analysis.footprint;
+  if (limits.max_threads_per_block != 0 && f.threads > limits.max_threads_per_block) {
+    threads_node(workload).fail(
+        fmt::format("one block has {} threads but a core runs at most {} "
+                    "(hardware.cores.max_threads_per_block)",
+                    f.threads, limits.max_threads_per_block),
+        "give each thread more outputs (a larger register_tile) or use a smaller tile");
+  }
+  const std::uint32_t max_warps = config.hardware.core.max_warps;
+  if (max_warps != 0 && f.warps > max_warps) {
+    threads_node(workload).fail(
+        fmt::format("one block has {} warps of {} threads but a core holds at most {} "
+                    "(hardware.cores.max_warps)",
+                    f.warps, limits.warp_size, max_warps),
+        "give each thread more outputs (a larger register_tile) or use a smaller tile");
+  }
+  if (f.spilled_registers_per_thread == 0) return;
+  const auto* gemm = std::get_if<GemmSpec>(&config.workload);
+  if (gemm && gemm->spill == SpillPolicy::local) return;
+  std::string need = fmt::format("a thread needs {} registers", f.registers_per_thread);
+  std::string fix = "set 'threads' higher or use smaller chunks";
+  ConfigNode where = threads_node(workload);
+  if (gemm) {
+    const ThreadRegisters r = thread_registers(*gemm);
+    if (r.given) {
+      where = workload.required("registers_per_thread");
+    } else {
+      need += fmt::format(" ({} accumulators + {} operand fragments + {} overhead)", r.accumulators,
+                          r.fragments, r.overhead);
+    }
+    fix = "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";
+  }
+  where.fail(fmt::format("{} but a thread may hold {} (hardware.cores.registers.max_per_thread)",
+                         need, limits.max_registers_per_thread),
+             fix);
 }
 
 }  // namespace
@@ -79,12 +129,15 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   config.workload = parse_workload(workload);
   check_data_type(workload, config);
   config.analysis =
-      analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)));
+      analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)),
+              config.hardware.threads);
+  check_threads(workload, config);
   check_fits(workload, config);
-  config.occupancy = occupancy(config.analysis.footprint,
-                               CoreCapacity{config.hardware.core.sram.capacity_bytes,
-                                            config.hardware.core.registers.capacity_bytes,
-                                            config.hardware.core.max_resident_blocks});
+  config.occupancy = occupancy(
+      config.analysis.footprint,
+      CoreCapacity{config.hardware.core.sram.capacity_bytes,
+                   config.hardware.core.registers.capacity_bytes,
+                   config.hardware.core.max_resident_blocks, config.hardware.core.max_warps});
   return config;
 }
 

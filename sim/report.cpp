@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "sim/compute_report.hpp"
 #include "sim/levels.hpp"
 #include "sim/quantity.hpp"
 
@@ -61,18 +63,19 @@ Json stats_json(const Stats& stats) {
   return json;
 }
 
-// levels: {hbm: {...}, l2: {...}, sram: {...}} (keyed by name, so CSV columns are stable) and
-// the level (or compute) that binds.
+// levels: [{name: "hbm", ...}, {name: "l2", ...}, {name: "sram", ...}] from HBM inwards, and the
+// level (or compute) that binds.
 void add_levels(Json& json, const Levels& l) {
-  Json levels = Json::object();
+  Json levels = Json::array();
   for (const LevelFigures& level : l.levels) {
-    Json figures{{"bytes", level.bytes},
+    Json figures{{"name", level.name},
+                 {"bytes", level.bytes},
                  {"intensity_flop_per_byte", level.intensity_flop_per_byte},
                  {"bandwidth_bytes_per_s", level.bandwidth_bytes_per_s},
                  {"roof_flop_per_s", level.roof_flop_per_s},
                  {"time_s", level.time_s}};
     if (level.busy_fraction >= 0) figures["busy_fraction"] = level.busy_fraction;
-    levels[level.name] = std::move(figures);
+    levels.push_back(std::move(figures));
   }
   json["levels"] = std::move(levels);
   json["binding_level"] = l.binding;
@@ -81,6 +84,7 @@ void add_levels(Json& json, const Levels& l) {
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
+  w["label"] = short_label(spec);
   if (const auto* g = std::get_if<GemmSpec>(&spec)) {
     w["kind"] = "gemm";
     w["m"] = g->m;
@@ -158,8 +162,6 @@ Json analytical_json(const RunConfig& config) {
             {"occupancy",
              {{"blocks_per_core", config.occupancy.blocks_per_core},
               {"limited_by", config.occupancy.limited_by}}}};
-  json["sram_read_bytes"] = a.sram_read_bytes;
-  json["sram_write_bytes"] = a.sram_write_bytes;
   add_levels(json, analytical_levels(config));
   return json;
 }
@@ -209,6 +211,8 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
   return json;
 }
 
+}  // namespace
+
 std::string engineering(double value, std::string_view unit) {
   constexpr std::pair<double, const char*> kPrefixes[] = {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
@@ -222,6 +226,8 @@ std::string engineering(double value, std::string_view unit) {
 std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
+
+namespace {
 
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
 void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
@@ -305,8 +311,11 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
+  add_hardware_compute(report["hardware"], config);
+  add_analytical_compute(report["analytical"], config);
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
+    add_simulated_compute(report["simulated"], config, *simulated);
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
@@ -363,6 +372,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
   line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  out += analytical_compute_text(config);
 
   add_levels_text(out, config, simulated);
 
@@ -374,6 +384,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
+    if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
+    if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
@@ -388,6 +400,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+    out += simulated_compute_text(config, *simulated);
   }
   return out;
 }
@@ -398,6 +411,17 @@ std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
     if (node.is_object()) {
       for (const auto& [key, value] : node.items())
         self(self, value, path.empty() ? key : path + "." + key);
+    } else if (node.is_array() && !node.empty() &&
+               std::all_of(node.begin(), node.end(), [](const Json& item) {
+                 return item.is_object() && item.contains("name") && item["name"].is_string();
+               })) {
+      // A list of named entries (memory levels): one column per entry and key, by name.
+      for (const auto& item : node) {
+        const std::string prefix = path + "." + item["name"].get<std::string>();
+        for (const auto& [key, value] : item.items()) {
+          if (key != "name") self(self, value, prefix + "." + key);
+        }
+      }
     } else if (node.is_array()) {
       std::string joined;
       for (const auto& item : node) {

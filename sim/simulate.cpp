@@ -29,6 +29,21 @@ CoreStats SimulationResult::core_total() const {
     total.buffer_wait += c.buffer_wait;
     total.in_flight_limit += c.in_flight_limit;
     total.finish = max(total.finish, c.finish);
+    total.local_loads += c.local_loads;
+    total.local_stores += c.local_stores;
+    total.local_load_bytes += c.local_load_bytes;
+    total.local_store_bytes += c.local_store_bytes;
+    total.barrier_wait += c.barrier_wait;
+    total.spill_wait += c.spill_wait;
+    total.waiting_data_limited += c.waiting_data_limited;
+    total.barrier_time += c.barrier_time;
+    total.load_time += c.load_time;
+    total.resident_block_time += c.resident_block_time;
+    total.resident_warp_time += c.resident_warp_time;
+    total.full_by_blocks += c.full_by_blocks;
+    total.full_by_warps += c.full_by_warps;
+    total.full_by_sram += c.full_by_sram;
+    total.full_by_registers += c.full_by_registers;
   }
   return total;
 }
@@ -57,7 +72,7 @@ SramStats SimulationResult::sram_total() const {
 }
 
 SimulationResult simulate(const RunConfig& config) {
-  const Kernel kernel = build_kernel(config.workload);
+  const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   Accelerator accelerator("top", config.hardware, kernel);
   sc_core::sc_start();
   // What the kernel left dirty in the L2 reaches HBM eventually: count it in Q (not in the time).

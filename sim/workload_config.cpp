@@ -60,6 +60,28 @@ BlockOrderParams parse_block_order(const ConfigNode& order, std::uint64_t grid_r
   return params;
 }
 
+// Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
+void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
+  if (auto overhead = w.optional("register_overhead")) {
+    const std::uint64_t value = overhead->count();
+    if (value > (1u << 16)) overhead->fail("must be at most 65536");
+    spec.register_overhead = static_cast<std::uint32_t>(value);
+  }
+  if (auto given = w.optional("registers_per_thread")) {
+    const std::uint64_t value = given->positive_count();
+    if (value > (1u << 16)) given->fail("must be at most 65536");
+    if (w.optional("register_overhead")) {
+      given->fail("gives the count outright, so register_overhead would be ignored",
+                  "keep one of the two");
+    }
+    spec.registers_per_thread = value;
+  }
+  if (auto spill = w.optional("spill")) {
+    spec.spill =
+        spill->choice({"refuse", "local"}) == "local" ? SpillPolicy::local : SpillPolicy::refuse;
+  }
+}
+
 GemmSpec parse_gemm(const ConfigNode& w) {
   GemmSpec spec;
   spec.m = dimension(w.required("m"));
@@ -80,9 +102,11 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   spec.accumulator = default_accumulator(spec.dtype);
   if (auto accumulator = w.optional("accumulator"))
     spec.accumulator = parse_data_type(*accumulator);
-  spec.strategy = w.required("strategy").choice({"no_reuse", "tiled"}) == "tiled"
-                      ? GemmStrategy::tiled
-                      : GemmStrategy::no_reuse;
+  const std::string strategy =
+      w.required("strategy").choice({"no_reuse", "tiled", "register_tiled"});
+  spec.strategy = strategy == "tiled"            ? GemmStrategy::tiled
+                  : strategy == "register_tiled" ? GemmStrategy::register_tiled
+                                                 : GemmStrategy::no_reuse;
 
   const ConfigNode tile = w.required("tile");
   const ConfigNode tile_m = tile.required("m");
@@ -104,6 +128,10 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   }
 
   if (auto registers = w.optional("register_tile")) {
+    if (spec.strategy == GemmStrategy::no_reuse) {
+      registers->fail("no_reuse reads every operand from memory for each multiply",
+                      "use strategy: register_tiled for local blocking without shared memory");
+    }
     const ConfigNode r_m = registers->required("m");
     const ConfigNode r_n = registers->required("n");
     spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
@@ -115,6 +143,7 @@ GemmSpec parse_gemm(const ConfigNode& w) {
       r_n.fail(fmt::format("must divide tile.n = {}", spec.tile.n));
     }
   }
+  parse_thread_registers(w, spec);
   if (auto order = w.optional("block_order")) {
     spec.block_order = parse_block_order(*order, spec.m / spec.tile.m);
   }
@@ -144,6 +173,11 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   }
   spec.block_elements = std::min(spec.block_elements, spec.length);
   spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
+  spec.threads = std::min<std::uint64_t>(256, spec.chunk_elements);
+  if (auto threads = w.optional("threads")) {
+    spec.threads = threads->positive_count();
+    if (spec.threads > (1u << 24)) threads->fail("must be at most 16777216");
+  }
   return spec;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/kernel_target.hpp"
+
 namespace ridgeline {
 
 std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
@@ -23,6 +25,21 @@ Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof) {
   return r;
 }
 
+void assign_registers(Footprint& f, std::uint64_t threads, std::uint64_t registers_per_thread,
+                      const KernelTarget& target) {
+  f.threads = threads;
+  f.warps = (threads + target.warp_size - 1) / target.warp_size;
+  const std::uint64_t limit = target.max_registers_per_thread;
+  const std::uint64_t allocated =
+      limit != 0 ? std::min(registers_per_thread, limit) : registers_per_thread;
+  f.registers_per_thread = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(registers_per_thread, std::numeric_limits<std::uint32_t>::max()));
+  f.allocated_registers_per_thread = static_cast<std::uint32_t>(allocated);
+  f.spilled_registers_per_thread = f.registers_per_thread - f.allocated_registers_per_thread;
+  // A warp's registers are allocated for all its lanes, whether or not each holds a thread.
+  f.register_bytes = f.warps * target.warp_size * allocated * kRegisterBytes;
+}
+
 Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity) {
   Occupancy result{capacity.max_blocks, "max_resident_blocks"};
   auto limit = [&](std::uint64_t need, std::uint64_t have, const char* name) {
@@ -32,6 +49,9 @@ Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity) {
   };
   limit(footprint.sram_bytes, capacity.sram_bytes, "sram");
   limit(footprint.register_bytes, capacity.register_bytes, "registers");
+  if (capacity.max_warps != 0) limit(footprint.warps, capacity.max_warps, "warps");
+  result.active_warps = result.blocks_per_core * footprint.warps;
+  result.max_warps = capacity.max_warps;
   return result;
 }
 

@@ -2,6 +2,8 @@
 // and the kernel the simulator runs.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 #include <variant>
 
@@ -15,12 +17,32 @@ using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec>;
 inline std::string describe(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
 }
-inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof) {
-  return std::visit([&](const auto& s) { return analyze(s, roof); }, spec);
+inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof,
+                        const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
 }
-inline Kernel build_kernel(const WorkloadSpec& spec) {
-  return std::visit([](const auto& s) { return build_kernel(s); }, spec);
+inline Kernel build_kernel(const WorkloadSpec& spec, const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
 }
+/// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names
+/// (", grouped 8" or ", column-major" added when the blocks are not handed out row-major).
+inline std::string short_label(const WorkloadSpec& spec) {
+  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
+    if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
+    const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
+                                 ? fmt::format("t = {}", g->tile.m)
+                                 : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
+    std::string label = fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
+    if (g->block_order.kind == BlockOrderKind::grouped) {
+      label += fmt::format(", grouped {}", g->block_order.group);
+    } else if (g->block_order.kind == BlockOrderKind::column_major) {
+      label += ", column-major";
+    }
+    return label;
+  }
+  return "vector add";
+}
+
 inline DataType compute_type(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return s.dtype; }, spec);
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/child_process.hpp"
+#include "sim/compute_report.hpp"
 #include "sim/levels.hpp"
 #include "sim/simulate.hpp"
 #include "tests/test_support.hpp"
@@ -83,12 +84,20 @@ TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
   EXPECT_LT(row_major_q, note_q);
   // I at HBM rises from the note's 31.5 FLOP/B to 205 (row-major) and 293 (grouped).
   const double flops = row_major["analytical"]["flops"];
-  EXPECT_DOUBLE_EQ(row_major["simulated"]["levels"]["hbm"]["intensity_flop_per_byte"].get<double>(),
+  // levels[]: hbm, l2, sram, from HBM inwards.
+  const auto level_json = [](const nlohmann::json& r, const std::string& name) {
+    for (const auto& l : r["simulated"]["levels"]) {
+      if (l["name"] == name) return l;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_DOUBLE_EQ(level_json(row_major, "hbm")["intensity_flop_per_byte"].get<double>(),
                    flops / static_cast<double>(row_major_q));
-  EXPECT_GT(grouped["simulated"]["levels"]["hbm"]["intensity_flop_per_byte"].get<double>(),
-            row_major["simulated"]["levels"]["hbm"]["intensity_flop_per_byte"].get<double>());
+  EXPECT_GT(level_json(grouped, "hbm")["intensity_flop_per_byte"].get<double>(),
+            level_json(row_major, "hbm")["intensity_flop_per_byte"].get<double>());
   // Both the L2's and HBM's view of what the cores asked for is the note's Q.
-  EXPECT_EQ(grouped["simulated"]["levels"]["l2"]["bytes"].get<std::uint64_t>(), note_q);
+  EXPECT_EQ(level_json(grouped, "l2")["bytes"].get<std::uint64_t>(), note_q);
+  EXPECT_EQ(grouped["simulated"]["binding_level"], "compute");
 }
 
 // 2048^3 in 64 x 64 tiles: A, B and C are 16 MiB each, all three fit in the 40 MiB L2.
@@ -145,6 +154,7 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_EQ(level(simulated, "l2").bytes, a.hbm_bytes());
   EXPECT_EQ(level(simulated, "sram").bytes, a.sram_read_bytes + a.sram_write_bytes);
   EXPECT_EQ(simulated.binding, "compute");
+  EXPECT_EQ(find_limiter(config, r).cause, "compute");
 }
 
 // Without an L2 the block order changes nothing the note counts: HBM carries exactly its Q.
@@ -193,6 +203,8 @@ TEST(L2System, ASlowL2PortIsTheBindingLevel) {
   const Levels simulated = simulated_levels(config, r);
   EXPECT_EQ(simulated.binding, "l2");
   EXPECT_GT(level(simulated, "l2").busy_fraction, 0.97);
+  // The limiter judges the run against the roof the L2 leaves, not the note's.
+  EXPECT_EQ(find_limiter(config, r).cause, "l2_bandwidth");
   EXPECT_GE(r.time.seconds(), l2.time_s);
   EXPECT_LE(r.time.seconds(), l2.time_s * 1.02);
 }
