@@ -4,6 +4,7 @@
 
 #include "sim/config_node.hpp"
 #include "sim/hardware_config.hpp"
+#include "sim/memory_trace_config.hpp"
 #include "sim/quantity.hpp"
 #include "sim/workload_config.hpp"
 
@@ -127,7 +128,11 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   config.hardware = parse_hardware(hardware);
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
   config.workload = parse_workload(workload);
-  check_data_type(workload, config);
+  if (auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    scan_memory_trace(workload, *trace, config.hardware);  // no FLOPs: no data type to check
+  } else {
+    check_data_type(workload, config);
+  }
   config.analysis =
       analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)),
               config.hardware.threads);

@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "sim/hbm_config.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -151,6 +153,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
     params.core.max_requests_in_flight =
         small_count(*requests, std::numeric_limits<std::uint32_t>::max());
   }
+  parse_hbm_organisation(hbm, params.hbm);
   hbm.reject_unknown_keys();
   if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
   hardware.reject_unknown_keys();

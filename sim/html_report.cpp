@@ -159,7 +159,9 @@ std::string render_html_report(const Json& report) {
     card("achieved", "simulated.achieved_flop_per_s",
          si(s["achieved_flop_per_s"].get<double>(), 4) + "FLOP/s");
     card("simulated bound", "simulated.bound", s["bound"].get<std::string>());
-    card("limiter", "simulated.limiter.cause", s["limiter"]["cause"].get<std::string>());
+    if (s.contains("limiter")) {  // a memory trace runs no blocks: no limiter
+      card("limiter", "simulated.limiter.cause", s["limiter"]["cause"].get<std::string>());
+    }
   }
   add("</div>\n");
 
@@ -215,9 +217,11 @@ std::string render_html_report(const Json& report) {
         "core: " +
         fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +
         " of the shorter of memory activity and compute ran alongside the other.</p>\n");
-    add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
-        xml_escape(s["limiter"]["cause"].get<std::string>()) +
-        "</span>: " + xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
+    if (s.contains("limiter")) {
+      add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
+          xml_escape(s["limiter"]["cause"].get<std::string>()) +
+          "</span>: " + xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
+    }
     add("<h2>Utilisation and stalls</h2>\n<table>\n<tr><th>figure</th><th>value</th></tr>\n");
     add("<tr><td>HBM busy</td>" + value_cell(report, "simulated.hbm_busy_fraction", 100, 1, "%") +
         "</tr>\n");

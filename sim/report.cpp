@@ -7,6 +7,7 @@
 
 #include "sim/compute_report.hpp"
 #include "sim/levels.hpp"
+#include "sim/memory_report.hpp"
 #include "sim/quantity.hpp"
 
 namespace ridgeline {
@@ -44,10 +45,14 @@ Derived derive(const RunConfig& config, const SimulationResult& r) {
     d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
     d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
     d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_channels);
-    d.compute_busy = d.compute.busy.seconds() / core_time;
+    if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
   }
   d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
-  d.percent_of_roof = 100.0 * d.flop_per_s / config.analysis.roofline.roof_flop_per_s;
+  const double roof = config.analysis.roofline.roof_flop_per_s;
+  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
+  d.percent_of_roof =
+      roof > 0 ? 100.0 * d.flop_per_s / roof
+               : (d.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / d.time_s : 0);
   const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
   d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
   d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
@@ -81,6 +86,32 @@ void add_levels(Json& json, const Levels& l) {
   json["binding_level"] = l.binding;
 }
 
+// The L2's parameters, when the hardware has one.
+void add_hardware_l2(Json& hardware, const RunConfig& config) {
+  if (!config.hardware.l2) return;
+  const L2CacheParams& l2 = *config.hardware.l2;
+  hardware["l2"] = {{"capacity_bytes", l2.capacity_bytes},
+                    {"line_bytes", l2.line_bytes},
+                    {"associativity", l2.associativity},
+                    {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
+                    {"hit_latency_s", l2.hit_latency.seconds()},
+                    {"write_policy", name_of(l2.write_policy)},
+                    {"set_index", name_of(l2.set_index)}};
+}
+
+// What the L2 did, in short: lines served without a new HBM fetch, bytes asked, bytes to HBM.
+void add_simulated_l2(Json& simulated, const SimulationResult& r) {
+  if (!r.l2) return;
+  const L2CacheStats& l2 = *r.l2;
+  const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+  simulated["l2"] = {
+      {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
+                                   static_cast<double>(looked_up)
+                             : 0.0},
+      {"requested_bytes", l2.read_bytes + l2.write_bytes},
+      {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+}
+
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
@@ -97,6 +128,8 @@ Json workload_json(const WorkloadSpec& spec) {
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
     w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
+  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
+    w.update(memory_trace_workload_json(*t));
   } else {
     const auto& v = std::get<VectorAddSpec>(spec);
     w["kind"] = "vector_add";
@@ -112,103 +145,81 @@ Json workload_json(const WorkloadSpec& spec) {
 Json hardware_json(const RunConfig& config) {
   const HardwareParams& hw = config.hardware;
   const Roof& roof = config.analysis.roof;
-  Json json{{"name", hw.name},
-            {"cores", hw.cores},
-            {"clock_hz", hw.core_clock.frequency_hz},
-            {"peak_flop_per_s", roof.peak_flop_per_s},
-            {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
-            {"hbm_latency_s", hw.hbm.access_latency.seconds()},
-            {"hbm_channels", hw.hbm.channels},
-            {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
-            {"register_bytes_per_core", hw.core.registers.capacity_bytes},
-            {"max_resident_blocks", hw.core.max_resident_blocks},
-            {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
-  if (hw.l2) {
-    const L2CacheParams& l2 = *hw.l2;
-    json["l2"] = {{"capacity_bytes", l2.capacity_bytes},
-                  {"line_bytes", l2.line_bytes},
-                  {"associativity", l2.associativity},
-                  {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
-                  {"hit_latency_s", l2.hit_latency.seconds()},
-                  {"write_policy", name_of(l2.write_policy)}};
-  }
-  return json;
+  return Json{{"name", hw.name},
+              {"cores", hw.cores},
+              {"clock_hz", hw.core_clock.frequency_hz},
+              {"peak_flop_per_s", roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
+              {"hbm_latency_s", hw.hbm.access_latency.seconds()},
+              {"hbm_channels", hw.hbm.channels},
+              {"hbm_pseudo_channels", hw.hbm.pseudo_channels},
+              {"hbm_mode", hw.hbm.mode == HbmMode::detailed ? "detailed" : "simple"},
+              {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
+              {"register_bytes_per_core", hw.core.registers.capacity_bytes},
+              {"max_resident_blocks", hw.core.max_resident_blocks},
+              {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
 }
 
 Json analytical_json(const RunConfig& config) {
   const Analysis& a = config.analysis;
   const Roofline& r = a.roofline;
   const Footprint& f = a.footprint;
-  Json json{{"flops", a.flops},
-            {"hbm_bytes", a.hbm_bytes()},
-            {"hbm_read_bytes", a.hbm_read_bytes},
-            {"hbm_write_bytes", a.hbm_write_bytes},
-            {"intensity_flop_per_byte", r.intensity_flop_per_byte},
-            {"peak_flop_per_s", a.roof.peak_flop_per_s},
-            {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
-            {"ridge_flop_per_byte", r.ridge_flop_per_byte},
-            {"roof_flop_per_s", r.roof_flop_per_s},
-            {"bound", name_of(r.bound)},
-            {"t_compute_s", r.t_compute_s},
-            {"t_memory_s", r.t_memory_s},
-            {"t_ideal_s", r.t_ideal_s},
-            {"footprint",
-             {{"input_bytes_per_stage", f.input_bytes_per_stage},
-              {"stages", f.stages},
-              {"input_bytes", f.input_bytes},
-              {"accumulator_bytes", f.accumulator_bytes},
-              {"sram_bytes_per_block", f.sram_bytes},
-              {"register_bytes_per_block", f.register_bytes}}},
-            {"occupancy",
-             {{"blocks_per_core", config.occupancy.blocks_per_core},
-              {"limited_by", config.occupancy.limited_by}}}};
-  add_levels(json, analytical_levels(config));
-  return json;
+  return Json{{"flops", a.flops},
+              {"hbm_bytes", a.hbm_bytes()},
+              {"hbm_read_bytes", a.hbm_read_bytes},
+              {"hbm_write_bytes", a.hbm_write_bytes},
+              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+              {"peak_flop_per_s", a.roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
+              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+              {"roof_flop_per_s", r.roof_flop_per_s},
+              {"bound", name_of(r.bound)},
+              {"t_compute_s", r.t_compute_s},
+              {"t_memory_s", r.t_memory_s},
+              {"t_ideal_s", r.t_ideal_s},
+              {"footprint",
+               {{"input_bytes_per_stage", f.input_bytes_per_stage},
+                {"stages", f.stages},
+                {"input_bytes", f.input_bytes},
+                {"accumulator_bytes", f.accumulator_bytes},
+                {"sram_bytes_per_block", f.sram_bytes},
+                {"register_bytes_per_block", f.register_bytes}}},
+              {"occupancy",
+               {{"blocks_per_core", config.occupancy.blocks_per_core},
+                {"limited_by", config.occupancy.limited_by}}}};
 }
 
 Json simulated_json(const RunConfig& config, const SimulationResult& r) {
   const Derived d = derive(config, r);
   const CoreStats& c = d.cores;
-  Json json{{"time_s", d.time_s},
-            {"flops", d.flops},
-            {"hbm_bytes", d.hbm_bytes},
-            {"hbm_read_bytes", r.hbm.read_bytes},
-            {"hbm_write_bytes", r.hbm.write_bytes},
-            {"sram_read_bytes", d.sram.read_bytes},
-            {"sram_write_bytes", d.sram.write_bytes},
-            {"achieved_flop_per_s", d.flop_per_s},
-            {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
-            {"intensity_flop_per_byte", d.intensity},
-            {"percent_of_roof", d.percent_of_roof},
-            {"bound", d.bound},
-            {"hbm_busy_fraction", d.hbm_busy},
-            {"compute_busy_fraction", d.compute_busy},
-            {"overlap_fraction", d.overlap_fraction},
-            {"overlap_s", c.overlap.seconds()},
-            {"stalls",
-             {{"compute_waiting_data_s", c.waiting_data.seconds()},
-              {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
-              {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
-              {"in_flight_limit_s", c.in_flight_limit.seconds()},
-              {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
-              {"draining_s", c.draining.seconds()},
-              {"no_work_s", c.no_work.seconds()}}},
-            {"blocks", c.blocks},
-            {"ops", c.ops},
-            {"resident_blocks_per_core", c.peak_resident_blocks},
-            {"block_critical_path_s", r.block_critical_path.seconds()}};
-  if (r.l2) {
-    const L2CacheStats& l2 = *r.l2;
-    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
-    json["l2"] = {
-        {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
-                                     static_cast<double>(looked_up)
-                               : 0.0},
-        {"requested_bytes", l2.read_bytes + l2.write_bytes},
-        {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
-  }
-  add_levels(json, simulated_levels(config, r));
-  return json;
+  return Json{{"time_s", d.time_s},
+              {"flops", d.flops},
+              {"hbm_bytes", d.hbm_bytes},
+              {"hbm_read_bytes", r.hbm.read_bytes},
+              {"hbm_write_bytes", r.hbm.write_bytes},
+              {"sram_read_bytes", d.sram.read_bytes},
+              {"sram_write_bytes", d.sram.write_bytes},
+              {"achieved_flop_per_s", d.flop_per_s},
+              {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
+              {"intensity_flop_per_byte", d.intensity},
+              {"percent_of_roof", d.percent_of_roof},
+              {"bound", d.bound},
+              {"hbm_busy_fraction", d.hbm_busy},
+              {"compute_busy_fraction", d.compute_busy},
+              {"overlap_fraction", d.overlap_fraction},
+              {"overlap_s", c.overlap.seconds()},
+              {"stalls",
+               {{"compute_waiting_data_s", c.waiting_data.seconds()},
+                {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
+                {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
+                {"in_flight_limit_s", c.in_flight_limit.seconds()},
+                {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+                {"draining_s", c.draining.seconds()},
+                {"no_work_s", c.no_work.seconds()}}},
+              {"blocks", c.blocks},
+              {"ops", c.ops},
+              {"resident_blocks_per_core", c.peak_resident_blocks},
+              {"block_critical_path_s", r.block_critical_path.seconds()}};
 }
 
 }  // namespace
@@ -312,10 +323,18 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
   add_hardware_compute(report["hardware"], config);
+  add_hardware_l2(report["hardware"], config);
   add_analytical_compute(report["analytical"], config);
+  add_levels(report["analytical"], analytical_levels(config));
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
-    add_simulated_compute(report["simulated"], config, *simulated);
+    if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
+      report["simulated"]["trace"] = memory_trace_json(config, *simulated);
+    } else {
+      add_simulated_compute(report["simulated"], config, *simulated);
+    }
+    add_simulated_l2(report["simulated"], *simulated);
+    add_levels(report["simulated"], simulated_levels(config, *simulated));
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
@@ -323,6 +342,8 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
     if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
+    if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
+    if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
   }
   return report;
 }
@@ -366,6 +387,14 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
        milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
+  if (std::holds_alternative<MemoryTraceSpec>(config.workload)) {  // no blocks, no FLOPs
+    if (simulated) {
+      line("");
+      out += memory_trace_text(config, *simulated);
+      if (simulated->dram) out += dram_text(*simulated);
+    }
+    return out;
+  }
   const Footprint& f = a.footprint;
   line("  per block: SRAM {} ({} inputs x {} stage{}), registers {} ({} accumulators)",
        format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
@@ -402,6 +431,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
     out += simulated_compute_text(config, *simulated);
   }
+  if (d && simulated->dram) out += dram_text(*simulated);
   return out;
 }
 

@@ -71,17 +71,46 @@ SramStats SimulationResult::sram_total() const {
   return total;
 }
 
+namespace {
+
+void collect_memory(Accelerator& accelerator, SimulationResult& result) {
+  // What the run left dirty in the L2 reaches HBM eventually: count it in Q (not in the time).
+  if (accelerator.l2) {
+    accelerator.l2->flush();
+    result.l2 = accelerator.l2->timing().stats();
+  }
+  const HbmTiming& hbm = accelerator.hbm.timing();
+  result.hbm = hbm.stats();
+  result.hbm_channels = hbm.params().units();
+  if (hbm.dram()) result.dram = hbm.dram()->stats();
+}
+
+// A trace has no blocks: its players replay it, streaming, and the time is the last completion.
+SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec) {
+  TraceReader reader(spec.path);
+  Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
+  sc_core::sc_start();
+  SimulationResult result;
+  collect_memory(accelerator, result);
+  TracePlayerStats total;
+  for (const auto& player : accelerator.players) total.add(player->stats());
+  result.time = total.finish;
+  result.trace = std::move(total);
+  return result;
+}
+
+}  // namespace
+
 SimulationResult simulate(const RunConfig& config) {
+  if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    return simulate_trace(config, *trace);
+  }
   const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   Accelerator accelerator("top", config.hardware, kernel);
   sc_core::sc_start();
-  // What the kernel left dirty in the L2 reaches HBM eventually: count it in Q (not in the time).
-  if (accelerator.l2) accelerator.l2->flush();
 
   SimulationResult result;
-  result.hbm = accelerator.hbm.timing().stats();
-  if (accelerator.l2) result.l2 = accelerator.l2->timing().stats();
-  result.hbm_channels = config.hardware.hbm.channels;
+  collect_memory(accelerator, result);
   result.scheduler = accelerator.scheduler.stats();
   for (const auto& core : accelerator.cores) {
     result.cores.push_back(CoreResult{core->stats(), core->compute.timing.stats(),

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/memory_trace_config.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -184,9 +186,10 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
 }  // namespace
 
 WorkloadSpec parse_workload(const ConfigNode& w) {
-  const std::string kind = w.required("kind").choice({"gemm", "vector_add"});
-  WorkloadSpec spec =
-      kind == "gemm" ? WorkloadSpec{parse_gemm(w)} : WorkloadSpec{parse_vector_add(w)};
+  const std::string kind = w.required("kind").choice({"gemm", "vector_add", "memory_trace"});
+  WorkloadSpec spec = kind == "gemm"           ? WorkloadSpec{parse_gemm(w)}
+                      : kind == "memory_trace" ? WorkloadSpec{parse_memory_trace(w)}
+                                               : WorkloadSpec{parse_vector_add(w)};
   w.reject_unknown_keys();
   return spec;
 }

@@ -17,7 +17,7 @@ Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof) {
   r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
   r.roof_flop_per_s =
       std::min(roof.peak_flop_per_s, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
-  r.t_compute_s = f / roof.peak_flop_per_s;
+  r.t_compute_s = flops ? f / roof.peak_flop_per_s : 0;  // no FLOPs take no time, whatever P
   r.t_memory_s = q / roof.hbm_bytes_per_s;
   r.t_ideal_s = std::max(r.t_compute_s, r.t_memory_s);
   // Compare times rather than I with the ridge: the same test without a second rounding.

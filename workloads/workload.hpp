@@ -8,11 +8,12 @@
 #include <variant>
 
 #include "workloads/gemm.hpp"
+#include "workloads/memory_trace.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace ridgeline {
 
-using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec>;
+using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
 
 inline std::string describe(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
@@ -39,6 +40,11 @@ inline std::string short_label(const WorkloadSpec& spec) {
       label += ", column-major";
     }
     return label;
+  }
+  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {  // "trace random-64B"
+    std::string name = t->path.substr(t->path.rfind('/') + 1);
+    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
+    return "trace " + name;
   }
   return "vector add";
 }
