@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "workloads/gemm.hpp"
@@ -15,14 +16,19 @@ namespace ridgeline {
 
 using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
 
-inline std::string describe(const WorkloadSpec& spec) {
+// The variant's functions are templates that accept exactly WorkloadSpec: a workload kind that
+// lacks its own describe / analyze / build_kernel then fails to compile, instead of converting
+// back to a WorkloadSpec and calling these again forever.
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+std::string describe(const Spec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
 }
-inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof,
-                        const KernelTarget& target = {}) {
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+Analysis analyze(const Spec& spec, const Roof& roof, const KernelTarget& target = {}) {
   return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
 }
-inline Kernel build_kernel(const WorkloadSpec& spec, const KernelTarget& target = {}) {
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+Kernel build_kernel(const Spec& spec, const KernelTarget& target = {}) {
   return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
 }
 /// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names
