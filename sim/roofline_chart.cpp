@@ -67,11 +67,26 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
     const Json& r = reports[i];
     const std::string name =
         i < series.size() ? series[i] : r["workload"]["label"].get<std::string>();
+    const double analytical_flop_per_s = r["analytical"]["roof_flop_per_s"].get<double>();
     chart.points.push_back({name, r["analytical"]["intensity_flop_per_byte"].get<double>(),
-                            r["analytical"]["roof_flop_per_s"].get<double>(), false});
+                            analytical_flop_per_s, false, ""});
     if (r.contains("simulated")) {
       chart.points.push_back({name, r["simulated"]["intensity_flop_per_byte"].get<double>(),
-                              r["simulated"]["achieved_flop_per_s"].get<double>(), true});
+                              r["simulated"]["achieved_flop_per_s"].get<double>(), true, ""});
+    }
+    // The hierarchical roofline: the same kernel at each inner level's intensity.
+    const auto add_levels = [&](const Json& side, double flop_per_s, bool simulated) {
+      if (!side.contains("levels")) return;
+      for (const Json& level : side["levels"]) {
+        const std::string level_name = level["name"].get<std::string>();
+        if (level_name == "hbm") continue;
+        chart.points.push_back({name, level["intensity_flop_per_byte"].get<double>(), flop_per_s,
+                                simulated, level_name});
+      }
+    };
+    add_levels(r["analytical"], analytical_flop_per_s, false);
+    if (r.contains("simulated")) {
+      add_levels(r["simulated"], r["simulated"]["achieved_flop_per_s"].get<double>(), true);
     }
   }
   return chart;
@@ -229,6 +244,29 @@ std::string render_roofline_svg(const RooflineChart& chart) {
   for (const auto& p : chart.points) {
     if (p.intensity_flop_per_byte <= 0 || p.flop_per_s <= 0) continue;
     const char* colour = kPalette[colour_of[p.series] % std::size(kPalette)];
+    if (!p.level.empty()) {
+      // At an inner level's intensity: a square, hollow or filled like the kernel's points.
+      const double side = p.simulated ? 8 : 10;
+      svg.open("rect",
+               {{"class", p.simulated ? "level-simulated" : "level-analytical"},
+                {"data-series", p.series},
+                {"data-level", p.level},
+                {"data-intensity-flop-per-byte", fmt::format("{}", p.intensity_flop_per_byte)},
+                {"data-flop-per-s", fmt::format("{}", p.flop_per_s)},
+                {"x", svg_number(x.at(p.intensity_flop_per_byte) - side / 2)},
+                {"y", svg_number(y.at(p.flop_per_s) - side / 2)},
+                {"width", svg_number(side)},
+                {"height", svg_number(side)},
+                {"fill", p.simulated ? colour : "none"},
+                {"stroke", colour},
+                {"stroke-width", "2"}});
+      svg.element("title", {},
+                  fmt::format("{} ({}), I at {} = {} FLOP/B, {}FLOP/s", p.series,
+                              p.simulated ? "simulated" : "analytical", p.level,
+                              si(p.intensity_flop_per_byte, 6), si(p.flop_per_s, 6)));
+      svg.close("rect");
+      continue;
+    }
     svg.open("circle",
              {{"class", p.simulated ? "simulated" : "analytical"},
               {"data-series", p.series},
@@ -263,6 +301,18 @@ std::string render_roofline_svg(const RooflineChart& chart) {
   svg.element("circle",
               {{"cx", svg_number(lx)}, {"cy", svg_number(ly)}, {"r", "5"}, {"fill", "#444"}});
   svg.element("text", {{"x", svg_number(lx + 12)}, {"y", svg_number(ly + 4)}}, "simulated");
+  if (std::any_of(chart.points.begin(), chart.points.end(),
+                  [](const RooflineChart::Point& p) { return !p.level.empty(); })) {
+    ly += 18;
+    svg.element("rect", {{"x", svg_number(lx - 5)},
+                         {"y", svg_number(ly - 5)},
+                         {"width", "10"},
+                         {"height", "10"},
+                         {"fill", "none"},
+                         {"stroke", "#444"},
+                         {"stroke-width", "2"}});
+    svg.element("text", {{"x", svg_number(lx + 12)}, {"y", svg_number(ly + 4)}}, "at L2 / SRAM I");
+  }
   ly += 26;
   for (const auto& name : order) {
     const char* colour = kPalette[colour_of[name] % std::size(kPalette)];
