@@ -60,14 +60,18 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
   chart.peak_label = fmt::format("P = {}FLOP/s ({})", si(chart.peak_flop_per_s), dtype);
   chart.title =
       fmt::format("Roofline of {} ({})", first["hardware"]["name"].get<std::string>(), dtype);
-  if (analytical.contains("levels")) {
-    for (const Json& level : analytical["levels"]) {
-      chart.levels.push_back(
-          {level["name"].get<std::string>(), level["bandwidth_bytes_per_s"].get<double>()});
+  // Every level any report has (a kernel without SRAM traffic has no SRAM level), in the order
+  // first met; the machine is the same for all reports, so a level's bandwidth is too.
+  for (const Json& r : reports) {
+    if (!r["analytical"].contains("levels")) continue;
+    for (const Json& level : r["analytical"]["levels"]) {
+      const std::string level_name = level["name"].get<std::string>();
+      const bool known = std::any_of(chart.levels.begin(), chart.levels.end(),
+                                     [&](const auto& l) { return l.name == level_name; });
+      if (!known) chart.levels.push_back({level_name, level["bandwidth_bytes_per_s"].get<double>()});
     }
-  } else {
-    chart.levels.push_back({"HBM", analytical["hbm_bytes_per_s"].get<double>()});
   }
+  if (chart.levels.empty()) chart.levels.push_back({"hbm", analytical["hbm_bytes_per_s"].get<double>()});
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Json& r = reports[i];
     const std::string name =
