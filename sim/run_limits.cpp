@@ -41,23 +41,30 @@ class SerialBound {
     }
   }
 
-  // `bytes` on one channel (pseudo-channel): bytes x units / BW, rounded up. Divided before it is
-  // scaled to picoseconds, so that nothing is capped before a division.
+  // `bytes` on one channel (pseudo-channel): bytes x units / BW, rounded up.
   u128 transfer_ps(u128 bytes) const {
-    const u128 bandwidth = hw_.hbm.peak_bandwidth.bytes_per_second;
-    const u128 unit_bytes = times(bytes, units_);
-    return add(times(unit_bytes / bandwidth, kPicosecondsPerSecond),
-               ceil_div128((unit_bytes % bandwidth) * kPicosecondsPerSecond, bandwidth));
+    return share_ps(bytes, hw_.hbm.peak_bandwidth.bytes_per_second, units_);
   }
 
-  // One memory request of `bytes` in `rows` rows, its transfer excepted (counted over all requests
-  // at once): the latency, a picosecond of rounding per unit, and the DRAM's bursts (requests are
-  // rounded out to whole bursts, at most two more a row).
-  u128 request_ps(u128 bytes, u128 rows) const {
-    u128 span = u128{hw_.hbm.access_latency.ps()} + units_;
-    if (burst_bytes_ > 0)
-      span = add(span, times(ceil_div128(bytes, burst_bytes_) + 2 * rows, burst_ps_));
-    return span;
+  // What one memory request of the cores costs alone, HBM transfers excepted (counted over all
+  // requests at once), and the HBM bytes it can cause. `rows` rows (repeats included) of
+  // `row_bytes`.
+  struct Request {
+    u128 own_ps = 0;
+    u128 hbm_bytes = 0;
+  };
+  Request request(u128 bytes, u128 rows, u128 row_bytes) const {
+    if (!hw_.l2) return {hbm_request_ps(bytes, rows), bytes};
+    // Through the L2: its port and hit latency; every line it touches filled and a dirty line
+    // written back, each as its own HBM request; and, written through, the request itself.
+    const L2CacheParams& l2 = *hw_.l2;
+    const u128 lines = times(rows, ceil_div128(row_bytes, l2.line_bytes) + 1);
+    Request r;
+    r.own_ps = add(share_ps(bytes, l2.bandwidth.bytes_per_second, 1), l2.hit_latency.ps());
+    r.own_ps = add(r.own_ps, times(2 * lines, hbm_request_ps(l2.line_bytes, 1)));
+    r.own_ps = add(r.own_ps, hbm_request_ps(bytes, rows));
+    r.hbm_bytes = add(times(2 * lines, l2.line_bytes), bytes);
+    return r;
   }
 
   // One op alone.
@@ -66,7 +73,8 @@ class SerialBound {
       case OpKind::load:
       case OpKind::store: {
         const Region& region = op.address.region_of_block0;
-        u128 span = request_ps(op.hbm_bytes(), u128{region.rows} * region.repeat);
+        u128 span =
+            request(op.hbm_bytes(), u128{region.rows} * region.repeat, region.row_bytes).own_ps;
         if (op.sram_write_bytes > 0)
           span += cycles_ps(ceil_div128(op.sram_write_bytes, hw_.core.sram.write_bytes_per_cycle));
         return span;
@@ -87,11 +95,34 @@ class SerialBound {
     hbm_bytes = 0;
     for (const Op& op : p.ops()) {
       span_ps = add(span_ps, op_ps(op));
-      if (op.is_memory()) hbm_bytes = add(hbm_bytes, op.hbm_bytes());
+      if (op.is_memory()) {
+        const Region& region = op.address.region_of_block0;
+        hbm_bytes = add(
+            hbm_bytes,
+            request(op.hbm_bytes(), u128{region.rows} * region.repeat, region.row_bytes).hbm_bytes);
+      }
     }
   }
 
  private:
+  // `bytes` over a `share` of `bandwidth`: bytes x share / bandwidth in ps, rounded up, plus one
+  // for rounding. Divided before it is scaled, so that nothing is capped before a division.
+  static u128 share_ps(u128 bytes, u128 bandwidth, u128 share) {
+    const u128 shared = times(bytes, share);
+    return add(times(shared / bandwidth, kPicosecondsPerSecond),
+               ceil_div128((shared % bandwidth) * kPicosecondsPerSecond, bandwidth) + 1);
+  }
+
+  // One HBM request of `bytes` in `rows` rows, its transfer excepted: the latency, a picosecond of
+  // rounding per unit, and the DRAM's bursts (requests are rounded out to whole bursts, at most
+  // two more a row).
+  u128 hbm_request_ps(u128 bytes, u128 rows) const {
+    u128 span = u128{hw_.hbm.access_latency.ps()} + units_;
+    if (burst_bytes_ > 0)
+      span = add(span, times(ceil_div128(bytes, burst_bytes_) + 2 * rows, burst_ps_));
+    return span;
+  }
+
   // `cycles` (< 2^65) of the core clock in ps, rounded up as Clock::duration rounds.
   u128 cycles_ps(u128 cycles) const {
     return ceil_div128(cycles * kPicosecondsPerSecond, hw_.core_clock.frequency_hz);
@@ -127,8 +158,8 @@ u128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel) {
 u128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& trace) {
   const SerialBound bound(config.hardware, trace.dtype);
   const u128 accesses = trace.accesses();
-  return add(times(accesses, bound.request_ps(trace.access_bytes, 1)),
-             bound.transfer_ps(times(accesses, trace.access_bytes)));
+  const auto access = bound.request(trace.access_bytes, 1, trace.access_bytes);
+  return add(times(accesses, access.own_ps), bound.transfer_ps(times(accesses, access.hbm_bytes)));
 }
 
 void check_simulated_time_fits(const RunConfig& config, u128 bound_ps) {

@@ -16,9 +16,10 @@ inline constexpr std::uint64_t kMaxSimulatedPs = std::uint64_t{1} << 63;
 /// at 2^100: every op of every block one after another, each as long as it can take alone. A
 /// memory request: all its bytes on one HBM channel (pseudo-channel), the latency, and in the
 /// detailed mode every burst as its own row conflict after a refresh with every DRAM timing in
-/// turn; a compute: its FLOPs, operand reads and pipeline latency back to back. It holds because
-/// the machine is never idle while work remains: at any moment a channel, a bank, a port, a compute
-/// unit or a latency is running for some op.
+/// turn; through an L2, its port and hit latency and every line it touches filled and written
+/// back as requests of their own. A compute: its FLOPs, operand reads and pipeline latency back
+/// to back. It holds because the machine is never idle while work remains: at any moment a
+/// channel, a bank, a port, a compute unit or a latency is running for some op.
 unsigned __int128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel);
 /// The same for a memory trace: every access one after another.
 unsigned __int128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& trace);

@@ -43,6 +43,28 @@ void check_divides(const ConfigNode& tile_node, std::uint64_t tile, std::uint64_
   }
 }
 
+// block_order: {kind: row_major | column_major | grouped, group: G} over a grid of `grid_rows`.
+BlockOrderParams parse_block_order(const ConfigNode& order, std::uint64_t grid_rows) {
+  BlockOrderParams params;
+  const std::string kind = order.required("kind").choice({"row_major", "column_major", "grouped"});
+  params.kind = kind == "grouped"        ? BlockOrderKind::grouped
+                : kind == "column_major" ? BlockOrderKind::column_major
+                                         : BlockOrderKind::row_major;
+  if (params.kind == BlockOrderKind::grouped) {
+    const ConfigNode group = order.required("group");
+    params.group = group.positive_count();
+    if (params.group > grid_rows) {
+      group.fail(
+          fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
+          fmt::format("use a group of at most {}", grid_rows));
+    }
+  } else if (auto group = order.optional("group")) {
+    group->fail("applies only to kind: grouped", "remove it, or use kind: grouped");
+  }
+  order.reject_unknown_keys();
+  return params;
+}
+
 // Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
 void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
   if (auto overhead = w.optional("register_overhead")) {
@@ -133,6 +155,9 @@ GemmSpec parse_gemm(const ConfigNode& w) {
     }
   }
   parse_thread_registers(w, spec);
+  if (auto order = w.optional("block_order")) {
+    spec.block_order = parse_block_order(*order, spec.m / spec.tile.m);
+  }
   return spec;
 }
 

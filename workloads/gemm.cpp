@@ -33,6 +33,11 @@ std::string describe(const GemmSpec& s) {
   if (s.register_tile.m != 1 || s.register_tile.n != 1) {
     text += fmt::format(", {}x{} per thread", s.register_tile.m, s.register_tile.n);
   }
+  if (s.block_order.kind == BlockOrderKind::grouped) {
+    text += fmt::format(", blocks grouped by {}", s.block_order.group);
+  } else if (s.block_order.kind == BlockOrderKind::column_major) {
+    text += ", blocks column-major";
+  }
   return text;
 }
 
@@ -167,6 +172,7 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   kernel.grid_cols = grid_cols;
   kernel.threads_per_block = f.threads;
   kernel.warps_per_block = f.warps;
+  kernel.block_order = s.block_order;
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;
   return kernel;

@@ -65,6 +65,7 @@ struct GemmSpec {
   std::uint32_t register_overhead = 0;                ///< registers per thread beyond the data
   std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
   SpillPolicy spill = SpillPolicy::refuse;
+  BlockOrderParams block_order;  ///< the order output tiles are handed to cores
 };
 
 std::string describe(const GemmSpec& spec);

@@ -53,5 +53,13 @@ TEST(SimulatedTimeBound, HoldsForARandomTraceOnDetailedDram) {
                                   test::config_path("workloads/memory/random-trace.yaml"), {}));
 }
 
+// Through an L2 a small one (64 KiB) evicts dirty lines: fills, write-backs and the port.
+TEST(SimulatedTimeBound, HoldsThroughAnL2) {
+  expect_within_bound(test::seed_config(
+      "workloads/seed/gemm-4096-t64-double.yaml",
+      {"workload.m=512", "workload.n=512", "workload.k=512", "hardware.l2.capacity=64KiB"},
+      "hardware/seed-l2.yaml"));
+}
+
 }  // namespace
 }  // namespace ridgeline
