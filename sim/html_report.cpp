@@ -201,8 +201,10 @@ std::string render_html_report(const Json& report) {
     const Json& stalls = s["stalls"];
     const double busy = s["compute_busy_fraction"].get<double>();
     const double overlap = core_time > 0 ? s["overlap_s"].get<double>() / core_time : 0;
+    // A trace's players have no barriers or spills: a stall the report lacks is none. (A const
+    // JSON's operator[] on a missing key is undefined behaviour, an assertion in debug builds.)
     auto share = [&](const char* key) {
-      return core_time > 0 ? stalls[key].get<double>() / core_time : 0;
+      return core_time > 0 && stalls.contains(key) ? stalls[key].get<double>() / core_time : 0;
     };
     add("<h2>Where the cores' time went</h2>\n<div class=\"chart\">\n");
     add(share_bar({{"compute, overlapped with memory", overlap},
