@@ -122,6 +122,11 @@ const std::vector<std::uint64_t>& HbmTiming::split(const Region& region) {
   return bytes_on_channel_;
 }
 
+void HbmTiming::observe(ActivityObserver* observer) {
+  observer_ = observer;
+  if (dram_) dram_->observe(observer);
+}
+
 Time HbmTiming::access(Time now, const Region& region, bool is_write) {
   Time last_transfer_end = now;
   Time longest_wait;
@@ -139,6 +144,13 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
       const Time transfer = channel_rate_.time_for(bytes);
       channel_free_[channel] = start + transfer;
       stats_.channel_busy += transfer;
+      if (observer_) {
+        Activity a(UnitKind::hbm, channel, now, start, channel_free_[channel]);
+        a.ready = a.end + params_.access_latency;
+        a.bytes = bytes;
+        a.write = is_write;
+        observer_->activity(a);
+      }
       longest_wait = max(longest_wait, start - now);
       last_transfer_end = max(last_transfer_end, channel_free_[channel]);
     }

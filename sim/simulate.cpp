@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "sim/accelerator.hpp"
+#include "sim/tracer.hpp"
 
 namespace ridgeline {
 
@@ -85,11 +86,28 @@ void collect_memory(Accelerator& accelerator, SimulationResult& result) {
   if (hbm.dram()) result.dram = hbm.dram()->stats();
 }
 
+// Runs the elaborated `accelerator` to its end, traced when `traces` asks for it.
+void run_traced(Accelerator& accelerator, const RunConfig& config, const TraceOptions& traces) {
+  std::unique_ptr<Tracer> tracer;
+  if (traces.any()) {
+    const Time window = traces.rate_window.value_or(rate_window_for(
+        Time::from_ps(static_cast<std::uint64_t>(config.analysis.roofline.t_ideal_s * 1e12))));
+    tracer = std::make_unique<Tracer>("tracer", trace_layout_of(accelerator), traces, window);
+    accelerator.observe(tracer.get());
+  }
+  sc_core::sc_start();
+  if (tracer) {
+    accelerator.observe(nullptr);  // what follows (the L2's flush) is not the run's
+    tracer->finish();
+  }
+}
+
 // A trace has no blocks: its players replay it, streaming, and the time is the last completion.
-SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec) {
+SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
+                                const TraceOptions& traces) {
   TraceReader reader(spec.path);
   Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
-  sc_core::sc_start();
+  run_traced(accelerator, config, traces);
   SimulationResult result;
   collect_memory(accelerator, result);
   TracePlayerStats total;
@@ -101,13 +119,13 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
 
 }  // namespace
 
-SimulationResult simulate(const RunConfig& config) {
+SimulationResult simulate(const RunConfig& config, const TraceOptions& traces) {
   if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    return simulate_trace(config, *trace);
+    return simulate_trace(config, *trace, traces);
   }
   const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   Accelerator accelerator("top", config.hardware, kernel);
-  sc_core::sc_start();
+  run_traced(accelerator, config, traces);
 
   SimulationResult result;
   collect_memory(accelerator, result);
