@@ -1,9 +1,12 @@
 #include "sim/vcd_trace.hpp"
 
+#include <fmt/format.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
 #include <cstdio>
+#include <set>
 
+#include "sim/config_error.hpp"
 #include "sim/output_file.hpp"
 
 namespace ridgeline {
@@ -11,14 +14,34 @@ namespace ridgeline {
 namespace {
 
 constexpr std::string_view kExtension = ".vcd";
-// Upper bounds of what SystemC writes, in bytes: the fixed header and initial dump, a variable's
-// declaration (with the scopes it may open and close, past its name), a VCD identifier (5
-// letters up to 26^5 variables), the comment written when the file is closed early.
-constexpr std::uint64_t kHeaderBytes = 1024;
-constexpr std::uint64_t kDeclarationBytes = 256;
+// Upper bounds of what SystemC writes, in bytes: the fixed part of the header (date, version,
+// time scale, the comment before the initial values), a scope's $scope and $upscope lines past
+// its name, a variable's $var line past its name, a VCD identifier (5 letters up to 26^5
+// variables), the comment written when the file is closed early.
+constexpr std::uint64_t kHeaderBytes = 512;
+constexpr std::uint64_t kScopeBytes = 40;
+constexpr std::uint64_t kDeclarationBytes = 48;
 constexpr std::uint64_t kIdentifierBytes = 6;
 constexpr std::uint64_t kClosingBytes = 512;
-constexpr std::uint64_t kWidestBits = 64;
+
+// The declarations and the initial values of `signals`: SystemC opens a scope per dotted level.
+std::uint64_t header_bytes(const std::vector<Signal>& signals) {
+  std::uint64_t bytes = kHeaderBytes + kScopeBytes + 7;  // and the "SystemC" scope
+  std::set<std::string> scopes;
+  for (const Signal& s : signals) {
+    const std::size_t leaf = s.name.rfind('.');
+    bytes += kDeclarationBytes + (s.name.size() - leaf);
+    // The initial value: "b<bits> <id>" or "<bit><id>".
+    bytes += s.kind == SignalKind::busy
+                 ? 2 + kIdentifierBytes
+                 : 3 + static_cast<std::uint64_t>(vcd_width(s.kind)) + kIdentifierBytes;
+    for (std::size_t dot = s.name.find('.'); dot != std::string::npos && dot <= leaf;
+         dot = s.name.find('.', dot + 1)) {
+      if (scopes.insert(s.name.substr(0, dot)).second) bytes += kScopeBytes + dot;
+    }
+  }
+  return bytes;
+}
 
 std::uint64_t digits(std::uint64_t value) {
   std::uint64_t n = 1;
@@ -64,6 +87,13 @@ VcdTrace::VcdTrace(const std::string& path, const std::vector<Signal>& signals,
                                                 : path),
       signals_(signals),
       limit_bytes_(limit_bytes) {
+  counted_bytes_ = header_bytes(signals) + kClosingBytes;
+  if (counted_bytes_ > limit_bytes) {
+    throw ConfigError(SourceLocation{"--trace-limit"}, "", std::to_string(limit_bytes),
+                      fmt::format("the VCD's declarations of {} signals alone take up to {} bytes",
+                                  signals.size(), counted_bytes_),
+                      "raise the limit, or trace fewer signals (--trace, --trace-level)");
+  }
   create_output_file(path);  // a path that cannot be written is the user's to fix, now
   // SystemC announces the time unit it traces in on stdout; the report owns stdout.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_,
@@ -76,7 +106,6 @@ VcdTrace::VcdTrace(const std::string& path, const std::vector<Signal>& signals,
   flags_ = std::make_unique<bool[]>(busy);
   values_.assign(signals.size() - busy, 0);
   slot_.reserve(signals.size());
-  counted_bytes_ = kHeaderBytes + kClosingBytes;
   std::uint32_t next_flag = 0;
   std::uint32_t next_value = 0;
   for (const Signal& s : signals) {
@@ -88,7 +117,6 @@ VcdTrace::VcdTrace(const std::string& path, const std::vector<Signal>& signals,
       slot_.push_back(next_value);
       sc_core::sc_trace(file_, values_[next_value++], s.name, vcd_width(s.kind));
     }
-    counted_bytes_ += kDeclarationBytes + s.name.size() + kWidestBits + kIdentifierBytes + 3;
   }
 }
 
