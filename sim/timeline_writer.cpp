@@ -22,7 +22,11 @@ constexpr std::uint64_t kClosingBytes = 1024;  // kept for the closing event and
 constexpr UnitKind kCoreUnits[] = {UnitKind::compute, UnitKind::dma, UnitKind::barrier,
                                    UnitKind::sram_read, UnitKind::sram_write};
 
-// Picoseconds as microseconds, exactly: "12.345678".
+// Picoseconds as microseconds, exactly, at the end of `out`: "12.345678".
+void append_micros(std::string& out, Time t) {
+  fmt::format_to(std::back_inserter(out), "{}.{:06}", t.ps() / 1'000'000, t.ps() % 1'000'000);
+}
+
 std::string micros(Time t) {
   return fmt::format("{}.{:06}", t.ps() / 1'000'000, t.ps() % 1'000'000);
 }
@@ -108,6 +112,7 @@ TimelineWriter::Track TimelineWriter::make_track(UnitKind kind, std::uint32_t in
   track.pid = pid_of(layout_.group_of(kind, index));
   track.first_tid = first_tid;
   track.name = layout_.unit_leaf(kind, index);
+  track.category = quoted(track.name);
   return track;
 }
 
@@ -152,7 +157,7 @@ const std::string& TimelineWriter::label(const Program& program, std::uint32_t o
   }
   std::vector<std::string> names;
   names.reserve(program.size());
-  for (std::uint32_t i = 0; i < program.size(); ++i) names.push_back(program.label(i));
+  for (std::uint32_t i = 0; i < program.size(); ++i) names.push_back(quoted(program.label(i)));
   labels_.emplace_back(&program, std::move(names));
   return labels_.back().second[op];
 }
@@ -165,30 +170,48 @@ void TimelineWriter::slice(const Activity& a) {
   if (!open_) return;
   Track& track = track_of(a);
   if (!track.selected || !in_window(a.start)) return;
-  std::string name;
-  std::string args;
-  if (a.program) {
-    name = label(*a.program, a.op);
-    args = fmt::format(R"("block":[{},{}])", a.block.row, a.block.col);
-  } else {
-    name = a.unit == UnitKind::player ? (a.write ? "store" : "load") : (a.write ? "write" : "read");
-  }
-  const auto add = [&args](const std::string& item) {
-    if (!args.empty()) args += ',';
-    args += item;
-  };
-  if (a.bytes > 0) add(fmt::format(R"("bytes":{})", a.bytes));
-  if (a.flops > 0) add(fmt::format(R"("flops":{})", a.flops));
-  if (a.start > a.issue) add(fmt::format(R"("queued_us":{})", micros(a.start - a.issue)));
-  if (a.ready > a.end) add(fmt::format(R"("ready_us":{})", micros(a.ready)));
-  if (a.detail) add(fmt::format(R"("detail":{})", quoted(a.detail)));
   const std::uint32_t tid = lane(track, a.start, a.end);
   if (!open_) return;
   latest_ = max(latest_, a.start);
-  emit(fmt::format(
-      R"({{"name":{},"cat":{},"ph":"X","ts":{},"dur":{},"pid":{},"tid":{},"args":{{{}}}}})",
-      quoted(name), quoted(track.name), micros(a.start), micros(a.end - a.start), track.pid, tid,
-      args));
+  // Built in place: a timeline holds millions of these.
+  std::string& e = event_;
+  e = R"({"name":)";
+  if (a.program) {
+    e += label(*a.program, a.op);
+  } else {
+    e += a.unit == UnitKind::player ? (a.write ? R"("store")" : R"("load")")
+                                    : (a.write ? R"("write")" : R"("read")");
+  }
+  e += R"(,"cat":)";
+  e += track.category;
+  e += R"(,"ph":"X","ts":)";
+  append_micros(e, a.start);
+  e += R"(,"dur":)";
+  append_micros(e, a.end - a.start);
+  fmt::format_to(std::back_inserter(e), R"(,"pid":{},"tid":{},"args":{{)", track.pid, tid);
+  const std::size_t args = e.size();
+  const auto next = [&] { return e.size() > args ? "," : ""; };
+  if (a.program)
+    fmt::format_to(std::back_inserter(e), R"("block":[{},{}])", a.block.row, a.block.col);
+  if (a.bytes > 0) fmt::format_to(std::back_inserter(e), R"({}"bytes":{})", next(), a.bytes);
+  if (a.flops > 0) fmt::format_to(std::back_inserter(e), R"({}"flops":{})", next(), a.flops);
+  if (a.start > a.issue) {
+    e += next();
+    e += R"("queued_us":)";
+    append_micros(e, a.start - a.issue);
+  }
+  if (a.ready > a.end) {
+    e += next();
+    e += R"("ready_us":)";
+    append_micros(e, a.ready);
+  }
+  if (a.detail) {
+    e += next();
+    e += R"("detail":)";
+    e += quoted(a.detail);
+  }
+  e += "}}";
+  emit(e);
 }
 
 void TimelineWriter::block(std::uint32_t core, std::uint32_t slot, BlockCoord coord, Time admitted,
@@ -221,8 +244,18 @@ void TimelineWriter::change(std::uint32_t signal, Time at, std::uint64_t value) 
   // (or the trace's, if later).
   const Time ts = s.kind == SignalKind::rate ? max(at - rate_window_, options_.start) : at;
   latest_ = max(latest_, at);
-  emit(fmt::format(R"({{"name":{},"ph":"C","ts":{},"pid":{},"args":{{{}:{}}}}})", quoted(s.leaf),
-                   micros(ts), pid_of(s.group), quoted(s.unit), value));
+  if (counter_heads_.empty()) {
+    for (const Signal& c : signals_) {
+      counter_heads_.push_back(fmt::format(R"({{"name":{},"ph":"C","pid":{},"args":{{{}:)",
+                                           quoted(c.leaf), pid_of(c.group), quoted(c.unit)));
+    }
+  }
+  std::string& e = event_;
+  e = counter_heads_[signal];
+  fmt::format_to(std::back_inserter(e), R"({}}},"ts":)", value);
+  append_micros(e, ts);
+  e += '}';
+  emit(e);
 }
 
 void TimelineWriter::emit(const std::string& event) {

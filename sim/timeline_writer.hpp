@@ -53,6 +53,7 @@ class TimelineWriter : public SignalSink {
     std::uint32_t pid = 0;
     std::uint32_t first_tid = 0;
     std::string name;                        // the lane 0 thread's name: "compute", "dma", "ch3"
+    std::string category;                    // its name quoted: the slices' "cat"
     std::vector<std::uint64_t> lane_end_ps;  // per lane: where its last slice ends
   };
 
@@ -60,6 +61,7 @@ class TimelineWriter : public SignalSink {
   Track& track_of(const Activity& a);
   /// The tid of the first lane of `track` free at `start`, naming a new lane when it opens one.
   std::uint32_t lane(Track& track, Time start, Time end);
+  /// The op's label, quoted: "\"load A_3\"".
   const std::string& label(const Program& program, std::uint32_t op);
   bool in_window(Time t) const;
   void emit(const std::string& event);  // one event, counted against the limit
@@ -82,7 +84,9 @@ class TimelineWriter : public SignalSink {
   std::vector<Track> channel_tracks_;
   Track l2_track_;
   std::vector<Track> player_tracks_;
-  std::vector<std::pair<const Program*, std::vector<std::string>>> labels_;
+  std::vector<std::pair<const Program*, std::vector<std::string>>> labels_;  // quoted
+  std::vector<std::string> counter_heads_;  // per signal: a counter event up to its value
+  std::string event_;                       // the event being built
 };
 
 }  // namespace ridgeline
