@@ -3,7 +3,9 @@
 // and question 2's machines and tiles fit (or are refused) as its README says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <tuple>
 
 #include "sim/config_error.hpp"
@@ -206,6 +208,51 @@ TEST(Question2, TilesThatDoNotFitAreRefusedWithTheNumbers) {
   EXPECT_NE(refusal("t64-2stages", {"workload.register_tile={m: 1, n: 1}"})
                 .find("one block has 4096 threads but a core runs at most 1024"),
             std::string::npos);
+}
+
+// --- every question's workloads load on the machines its README runs them on ---
+
+std::vector<std::string> yaml_files(const std::string& folder, const std::string& except = "") {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(test::config_path(folder))) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".yaml" && name != except) files.push_back(folder + name);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(BundledConfigs, EveryQuestionsWorkloadsLoadOnItsMachines) {
+  struct Question {
+    std::vector<std::string> machines;
+    std::vector<std::string> workloads;
+  };
+  const std::string q1 = "questions/q1-local-vs-shared/", q3 = "questions/q3-l2-reuse/",
+                    q4 = "questions/q4-slow-past-ridge/";
+  std::vector<std::string> q3_machines = yaml_files(q3 + "hardware/");
+  q3_machines.insert(q3_machines.end(), {"hardware/seed.yaml", "hardware/seed-l2.yaml"});
+  // Question 2's refused tiles are checked above; the rest fit both of its machines.
+  std::vector<std::string> q2_fitting;
+  for (const std::string& w : yaml_files(kQ2 + "workloads/")) {
+    if (w.find("t128-2stages") == std::string::npos && w.find("t256-1stage") == std::string::npos &&
+        w.find("256x256x32-2stages") == std::string::npos) {
+      q2_fitting.push_back(w);
+    }
+  }
+  EXPECT_EQ(q2_fitting.size(), 8u);
+  for (const Question& q : {Question{{q1 + "machine.yaml"}, yaml_files(q1, "machine.yaml")},
+                            Question{{kH100, kQ2NoL2}, q2_fitting},
+                            Question{q3_machines, yaml_files(q3 + "workloads/")},
+                            Question{{q4 + "machine.yaml"}, yaml_files(q4, "machine.yaml")}}) {
+    EXPECT_FALSE(q.workloads.empty());
+    for (const std::string& machine : q.machines) {
+      for (const std::string& workload : q.workloads) {
+        SCOPED_TRACE(machine + " " + workload);
+        const RunConfig c = test::seed_config(workload, {}, machine);
+        EXPECT_GE(c.occupancy.blocks_per_core, 1u);
+      }
+    }
+  }
 }
 
 }  // namespace
