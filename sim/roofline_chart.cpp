@@ -30,6 +30,11 @@ struct LogAxis {
 double decade_below(double value) { return std::pow(10.0, std::floor(std::log10(value))); }
 double decade_above(double value) { return std::pow(10.0, std::ceil(std::log10(value))); }
 
+// Intensities read as plain numbers (0.01, 0.25, 20) until they are large enough for a prefix.
+std::string intensity_text(double value) {
+  return value >= 1e4 ? si(value) : fmt::format("{:.3g}", value);
+}
+
 }  // namespace
 
 std::string si(double value, int significant) {
@@ -55,14 +60,18 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
   chart.peak_label = fmt::format("P = {}FLOP/s ({})", si(chart.peak_flop_per_s), dtype);
   chart.title =
       fmt::format("Roofline of {} ({})", first["hardware"]["name"].get<std::string>(), dtype);
-  if (analytical.contains("levels")) {
-    for (const Json& level : analytical["levels"]) {
-      chart.levels.push_back(
-          {level["name"].get<std::string>(), level["bandwidth_bytes_per_s"].get<double>()});
+  // Every level any report has (a kernel without SRAM traffic has no SRAM level), in the order
+  // first met; the machine is the same for all reports, so a level's bandwidth is too.
+  for (const Json& r : reports) {
+    if (!r["analytical"].contains("levels")) continue;
+    for (const Json& level : r["analytical"]["levels"]) {
+      const std::string level_name = level["name"].get<std::string>();
+      const bool known = std::any_of(chart.levels.begin(), chart.levels.end(),
+                                     [&](const auto& l) { return l.name == level_name; });
+      if (!known) chart.levels.push_back({level_name, level["bandwidth_bytes_per_s"].get<double>()});
     }
-  } else {
-    chart.levels.push_back({"HBM", analytical["hbm_bytes_per_s"].get<double>()});
   }
+  if (chart.levels.empty()) chart.levels.push_back({"hbm", analytical["hbm_bytes_per_s"].get<double>()});
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Json& r = reports[i];
     const std::string name =
@@ -136,7 +145,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
     svg.element(
         "text",
         {{"x", svg_number(x.at(v))}, {"y", svg_number(y.from_px + 18)}, {"text-anchor", "middle"}},
-        si(v));
+        intensity_text(v));
   }
   for (double v = y.low; v <= y.high * 1.0001; v *= 10) {
     svg.element(
@@ -205,7 +214,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
                  {"y", svg_number(y.from_px - 6 - 14.0 * static_cast<double>(i))},
                  {"fill", "#444"},
                  {"stroke", "none"}},
-                fmt::format("ridge {}: {} FLOP/B", level.name, si(ridge)));
+                fmt::format("ridge {}: {} FLOP/B", level.name, intensity_text(ridge)));
     // The slope's label, along the line.
     const double angle = std::atan2(roof_y - y0, x1 - x0) * 180 / M_PI;
     const double lx = x0 + (x1 - x0) * 0.35, ly = y0 + (roof_y - y0) * 0.35 - 6;
