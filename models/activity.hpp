@@ -68,6 +68,14 @@ enum class LevelKind : std::uint8_t {
   resident_blocks,  ///< thread blocks resident on the core
 };
 
+class ActivityObserver;
+
+/// The models' test before telling an observer: one branch, marked unlikely so that the compiler
+/// lays the hot paths out as it would without tracing.
+inline bool observing(const ActivityObserver* observer) {
+  return __builtin_expect(observer != nullptr, 0);
+}
+
 class ActivityObserver {
  public:
   virtual ~ActivityObserver() = default;

@@ -126,7 +126,7 @@ void Core::wake(Time t) {
     issue_memory_requests(t);
     if (completions_.empty() || completions_.top().time_ps > t.ps()) break;
   }
-  if (observer_) report_levels(t);
+  if (observing(observer_)) report_levels(t);
   // Sleep until the first completion that changes what the core does; apply the others now.
   while (!completions_.empty()) {
     const Completion next = completions_.top();
@@ -338,7 +338,7 @@ void Core::start_op(std::uint32_t slot, std::uint32_t op, Time t) {
       ++stats_.barriers;
       ++barriers_in_progress_;
       stats_.barrier_time += wait;
-      if (observer_) report_op(UnitKind::barrier, slot, op, t, t, t + wait, t + wait);
+      if (observing(observer_)) report_op(UnitKind::barrier, slot, op, t, t, t + wait, t + wait);
       schedule(t + wait, slot, op);
       issued(slot, op, t);
       break;
@@ -355,7 +355,7 @@ void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
   if (o.sram_read_bytes > 0) operands.occupy_read(run.start, o.sram_read_bytes);
   compute_intervals_.push_back(BusyInterval{run.start, run.end});
   const Time ready = run.end + compute.timing.pipeline_latency();
-  if (observer_) report_op(UnitKind::compute, slot, op, t, run.start, run.end, ready);
+  if (observing(observer_)) report_op(UnitKind::compute, slot, op, t, run.start, run.end, ready);
   schedule(ready, slot, op);
 }
 
@@ -410,7 +410,7 @@ void Core::issue_memory_requests(Time t) {
         stats_.local_store_bytes += bytes;
       }
     }
-    if (observer_) report_op(UnitKind::dma, next.slot, next.op, t, t, done, done);
+    if (observing(observer_)) report_op(UnitKind::dma, next.slot, next.op, t, t, done, done);
     schedule(done, next.slot, next.op);
     issued(next.slot, next.op, t);
   }
@@ -452,7 +452,7 @@ void Core::release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_
 }
 
 void Core::retire(std::uint32_t slot, Time t) {
-  if (observer_) observer_->block(index_, slot, slots_[slot].coord, slots_[slot].admitted, t);
+  if (observing(observer_)) observer_->block(index_, slot, slots_[slot].coord, slots_[slot].admitted, t);
   slots_[slot].active = false;
   --active_blocks_;
   active_warps_ -= kernel_.warps_per_block;

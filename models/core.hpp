@@ -176,9 +176,9 @@ class Core : public sc_core::sc_module, public Wakeable {
   void retire(std::uint32_t slot, Time now);
   void release_counts(Release what);
   static Release release_of(const Op& op);
-  void report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op, Time issue, Time start,
-                 Time end, Time ready) const;
-  void report_levels(Time now);
+  [[gnu::cold, gnu::noinline]] void report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op,
+                                              Time issue, Time start, Time end, Time ready) const;
+  [[gnu::cold, gnu::noinline]] void report_levels(Time now);
 
   std::uint32_t index_;
   CoreParams params_;

@@ -51,7 +51,7 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
       served.data_done = max(served.data_done, t.data_done);
       const Time bus = unit.bus_time(piece.bytes / burst_bytes_);
       served.bus_busy += bus;
-      if (observer_) {
+      if (observing(observer_)) {
         Activity a(UnitKind::hbm, piece.unit, now, t.bus_start, t.bus_start + bus);
         a.ready = t.data_done;
         a.bytes = piece.bytes;

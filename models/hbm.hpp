@@ -91,6 +91,7 @@ class HbmTiming {
 
  private:
   void add_range(std::uint64_t address, std::uint64_t length);
+  void report_transfers(Time now, bool is_write) const;
 
   HbmParams params_;
   TransferRate channel_rate_;  // one channel's share of the peak

@@ -213,7 +213,7 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   stats_.port_busy += transfer;
   stats_.port_queue_delay += start - now;
   Time done = port_free_ + params_.hit_latency;
-  if (observer_) {
+  if (observing(observer_)) {
     Activity a(UnitKind::l2_port, 0, now, start, port_free_);
     a.ready = done;
     a.bytes = bytes;

@@ -40,7 +40,7 @@ void SramTiming::occupy_read(Time start, std::uint64_t bytes) {
   read_free_ = start + span;
   stats_.read_busy += span;
   stats_.read_bytes += bytes;
-  if (observer_) report(UnitKind::sram_read, start, read_free_, bytes);
+  if (observing(observer_)) report(UnitKind::sram_read, start, read_free_, bytes);
 }
 
 Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
@@ -49,7 +49,7 @@ Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
   write_free_ = start + span;
   stats_.write_busy += span;
   stats_.write_bytes += bytes;
-  if (observer_) report(UnitKind::sram_write, start, write_free_, bytes);
+  if (observing(observer_)) report(UnitKind::sram_write, start, write_free_, bytes);
   return write_free_;
 }
 

@@ -77,7 +77,7 @@ void TracePlayer::issue(Time t) {
   stats_.finish = max(stats_.finish, done);
   completions_ps_.push(done.ps());
   bytes_in_flight_ += bytes;
-  if (observer_) {
+  if (observing(observer_)) {
     Activity a(UnitKind::player, index_, t, t, done);
     a.bytes = bytes;
     a.write = is_write;
