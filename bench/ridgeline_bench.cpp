@@ -294,6 +294,19 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
 
+    const std::string trace_case = "Trace/gemm-4096-t128-double/";
+    const double off = median(seconds_, trace_case + "off");
+    if (off > 0) {
+      std::printf("\n  %-40s %8s %12s %10s\n", "traces (seed t = 128, 99,328 ops)", "wall s",
+                  "M ops/s", "x off");
+      for (const char* mode : {"off", "vcd", "timeline", "vcd+timeline", "vcd-core0-hbm"}) {
+        const double seconds = median(seconds_, trace_case + mode);
+        if (seconds <= 0) continue;
+        std::printf("  %-40s %8.3f %12.3f %10.1f\n", mode, seconds,
+                    median(rates_, trace_case + mode) / 1e6, seconds / off);
+      }
+    }
+
     const bool any_hbm = std::any_of(rates_.begin(), rates_.end(),
                                      [](const auto& r) { return r.first.rfind("Hbm/", 0) == 0; });
     if (!any_hbm) return;
@@ -317,18 +330,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       if (simple > startup && detailed > startup) {
         std::printf("  %s: detailed takes %.2f x the simple mode's simulation time\n", workload,
                     (detailed - startup) / (simple - startup));
-      }
-    }
-    const std::string trace_case = "Trace/gemm-4096-t128-double/";
-    const double off = median(seconds_, trace_case + "off");
-    if (off > 0) {
-      std::printf("  %-40s %8s %12s %10s\n", "traces (seed t = 128, 99,328 ops)", "wall s",
-                  "M ops/s", "x off");
-      for (const char* mode : {"off", "vcd", "timeline", "vcd+timeline", "vcd-core0-hbm"}) {
-        const double seconds = median(seconds_, trace_case + mode);
-        if (seconds <= 0) continue;
-        std::printf("  %-40s %8.3f %12.3f %10.1f\n", mode, seconds,
-                    median(rates_, trace_case + mode) / 1e6, seconds / off);
       }
     }
   }

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "models/sc_main_stub.hpp"
@@ -96,13 +97,15 @@ void add_config_arguments(CLI::App& command, RunOptions& options) {
                      "write a self-contained HTML report (tables and charts) to this file");
 }
 
-// The pictures of one run, from the same figures as its JSON.
-void write_pictures(const RunOptions& options, const Json& report) {
+// The pictures of one run, from the same figures as its JSON (and, for the report, the busy
+// timeline collected from the run when there was one).
+void write_pictures(const RunOptions& options, const Json& report,
+                    const BusyTimeline* busy = nullptr) {
   if (!options.roofline_path.empty()) {
     write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of({report}, {})));
   }
   if (!options.html_path.empty())
-    write_file_atomically(options.html_path, render_html_report(report));
+    write_file_atomically(options.html_path, render_html_report(report, busy));
 }
 
 int analyze_command(const RunOptions& options) {
@@ -116,11 +119,14 @@ int analyze_command(const RunOptions& options) {
 
 int run_command(const RunOptions& options) {
   const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
-  const SimulationResult result = simulate(config, options.traces);
+  // The report's timeline chart needs the units' busy time over the run: watched only for it.
+  std::optional<BusyTimeline> busy;
+  if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
+  const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
   const Json report = report_json(config, &result);
   if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
   if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
-  write_pictures(options, report);
+  write_pictures(options, report, busy ? &*busy : nullptr);
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }

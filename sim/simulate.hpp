@@ -47,8 +47,10 @@ struct SimulationResult {
   std::uint64_t hbm_bytes() const { return hbm.read_bytes + hbm.write_bytes; }
 };
 
-/// Simulates `config`, writing the traces `traces` asks for (none by default). Tracing changes
-/// no simulated figure.
-SimulationResult simulate(const RunConfig& config, const TraceOptions& traces = {});
+/// Simulates `config`, writing the traces `traces` asks for (none by default) and telling `also`
+/// (when not null, e.g. the report's busy timeline) what the units do. Observing changes no
+/// simulated figure.
+SimulationResult simulate(const RunConfig& config, const TraceOptions& traces = {},
+                          ActivityObserver* also = nullptr);
 
 }  // namespace ridgeline

@@ -83,6 +83,10 @@ TEST(Trace, TracingChangesNoSimulatedFigure) {
     EXPECT_EQ(report_of(c, files.arguments()), plain) << c.name << ": tracing changed the report";
     EXPECT_GT(std::filesystem::file_size(files.vcd), 0u) << c.name;
     EXPECT_GT(std::filesystem::file_size(files.timeline), 0u) << c.name;
+    // Nor does watching the run for the HTML report's busy timeline.
+    const std::string html = temp(std::string(c.name) + ".html");
+    EXPECT_EQ(report_of(c, "--report " + html), plain) << c.name;
+    std::remove(html.c_str());
     // A window and a selection change nothing either.
     EXPECT_EQ(report_of(c, files.arguments() + " --trace-start 1us --trace-end 3us --trace "
                                                "'top.core1.*' --trace-level counters"),
@@ -294,6 +298,30 @@ TEST(Trace, SizeLimitStopsTheFilesNotTheRun) {
   EXPECT_NE(timeline["otherData"]["stopped"].get<std::string>().find("size limit"),
             std::string::npos);
   checked_timeline(files.timeline);
+}
+
+// The HTML report's chart of busy units over time: its strips add up to the report's busy times.
+TEST(Trace, ReportsBusyTimelineAddsUpToTheBusyTimes) {
+  const std::string html_path = temp("busy.html");
+  const nlohmann::json report = nlohmann::json::parse(report_of(kSpill, "--report " + html_path));
+  const std::string html = slurp(html_path);
+  std::remove(html_path.c_str());
+  std::map<std::string, double> strips;
+  const std::regex strip(R"re(data-label="([^"]+)" data-busy-s="([^"]+)")re");
+  for (auto m = std::sregex_iterator(html.begin(), html.end(), strip); m != std::sregex_iterator();
+       ++m) {
+    strips[(*m)[1]] = std::stod((*m)[2]);
+  }
+  const nlohmann::json& c = report["components"];
+  const double cores = report["hardware"]["cores"].get<double>();
+  ASSERT_EQ(strips.count("all 16 cores compute"), 1u) << html;
+  EXPECT_NEAR(strips["all 16 cores compute"], c["compute_units"]["busy_s"].get<double>() / cores,
+              1e-15);
+  EXPECT_NEAR(strips["HBM (8 channels)"], c["hbm"]["channel_busy_s"].get<double>() / 8, 1e-15);
+  // Loads in flight: at least one at a time, so at most the time loads took, at least the longest.
+  EXPECT_LE(strips["core0 loads"], c["cores"]["load_time_s"].get<double>());
+  EXPECT_GT(strips["core0 loads"], 0);
+  EXPECT_EQ(strips.count("core1 compute"), 0u);  // more than eight cores: their mean and core 0
 }
 
 TEST(Trace, BadTraceOptionsAreTheUsersToFix) {
