@@ -452,7 +452,8 @@ void Core::release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_
 }
 
 void Core::retire(std::uint32_t slot, Time t) {
-  if (observing(observer_)) observer_->block(index_, slot, slots_[slot].coord, slots_[slot].admitted, t);
+  if (observing(observer_))
+    observer_->block(index_, slot, slots_[slot].coord, slots_[slot].admitted, t);
   slots_[slot].active = false;
   --active_blocks_;
   active_warps_ -= kernel_.warps_per_block;

@@ -85,7 +85,10 @@ std::string gtkw_save_file(const std::string& vcd_path, const std::vector<Signal
   std::string out;
   out += "[*] Ridgeline: the run's units over time; every signal is in the hierarchy on the left\n";
   out += fmt::format("[dumpfile] \"{}\"\n", dumpfile);
-  out += fmt::format("[timestart] {}\n", start.ps());
+  // GTKWave ignores a start from which its page would run past the dump's end: begin a little
+  // before the window, so that the page (a little wider than the window) ends inside it.
+  const std::uint64_t lead_ps = (end - start).ps() / 16;
+  out += fmt::format("[timestart] {}\n", (start - Time::from_ps(lead_ps)).ps());
   out += "[size] 1400 900\n[pos] -1 -1\n";
   // Zoom: the traced span across the wave pane.
   const double span_ps = static_cast<double>(std::max<std::uint64_t>((end - start).ps(), 1));

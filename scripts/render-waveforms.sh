@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Regenerates the GTKWave screenshots the README shows, with Ridgeline's own commands:
+#   docs/images/gtkwave-double-buffering.png  core 0 of the seed's t = 128 GEMM, two stages
+#   docs/images/gtkwave-single-buffering.png  the same with one stage
+# Each is `ridgeline run --vcd` of 60 us in the run's steady state, opened in GTKWave with the
+# save file Ridgeline writes beside the VCD, on a virtual X display (Xvfb), captured with xwd.
+# GTKWave, Xvfb, xwd and netpbm come from Debian's packages; they are installed here if missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh >/dev/null
+build_dir=${RIDGELINE_BUILD_DIR:-build}
+out=docs/images
+mkdir -p "$out"
+
+missing=()
+for tool in gtkwave:gtkwave xvfb-run:xvfb xwd:x11-apps xwdtopnm:netpbm xauth:xauth; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >&2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Opens $1 (a .gtkw) in GTKWave, waits for it to draw, captures the screen into $2 (PNG).
+cat >"$work/shot.sh" <<'SHOT'
+#!/usr/bin/env bash
+gtkwave --save "$1" >/dev/null 2>&1 &
+pid=$!
+sleep 6
+xwd -root -silent | xwdtopnm 2>/dev/null | pnmtopng >"$2"
+kill "$pid"
+SHOT
+chmod +x "$work/shot.sh"
+
+for stages in double single; do
+  "$build_dir/ridgeline" run configs/hardware/seed.yaml \
+    "configs/workloads/seed/gemm-4096-t128-$stages.yaml" --quiet --vcd "$work/$stages.vcd" \
+    --trace top.core0 --trace top.hbm --trace top.flop_per_s \
+    --trace-start 1020us --trace-end 1080us --trace-rate-window 500ns
+  xvfb-run -a -s "-screen 0 1400x900x24" "$work/shot.sh" "$work/$stages.gtkw" \
+    "$out/gtkwave-$stages-buffering.png"
+done
+echo "wrote $out/gtkwave-double-buffering.png and $out/gtkwave-single-buffering.png"
