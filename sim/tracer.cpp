@@ -6,6 +6,7 @@
 
 #include "models/sc_time.hpp"
 #include "sim/accelerator.hpp"
+#include "sim/config_error.hpp"
 #include "sim/gtkw_file.hpp"
 #include "sim/output_file.hpp"
 
@@ -38,6 +39,15 @@ Tracer::Tracer(sc_core::sc_module_name name, TraceLayout layout, const TraceOpti
       options_(options),
       signals_(layout_, options_, rate_window),
       gate_(*this) {
+  if (signals_.signals().empty()) {
+    std::string patterns;
+    for (const std::string& p : options_.patterns) patterns += (patterns.empty() ? "" : " ") + p;
+    throw ConfigError(
+        SourceLocation{"--trace"}, "", patterns,
+        fmt::format("selects no signal of this machine at level {}", name_of(options_.level)),
+        "signals are named like top.core0.compute.busy, top.core0.dma.in_flight_bytes "
+        "or top.hbm.ch0.busy (README, Traces)");
+  }
   if (!options_.vcd_path.empty()) {
     vcd_ = std::make_unique<VcdTrace>(options_.vcd_path, signals_.signals(), options_.limit_bytes);
   }

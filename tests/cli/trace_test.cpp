@@ -89,7 +89,7 @@ TEST(Trace, TracingChangesNoSimulatedFigure) {
     std::remove(html.c_str());
     // A window and a selection change nothing either.
     EXPECT_EQ(report_of(c, files.arguments() + " --trace-start 1us --trace-end 3us --trace "
-                                               "'top.core1.*' --trace-level counters"),
+                                               "'top.*1.dma' --trace-level counters"),
               plain)
         << c.name;
   }
@@ -341,6 +341,12 @@ TEST(Trace, BadTraceOptionsAreTheUsersToFix) {
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.err.find("--trace-limit: value \"65536\": the VCD's declarations of 1562 signals "
                        "alone take up to"),
+            std::string::npos)
+      << o.err;
+  o = ridgeline(run + "--timeline " + files.timeline + " --trace 'top.gpu*' --trace top.core999");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("--trace: value \"top.gpu* top.core999\": selects no signal of this "
+                       "machine at level rates"),
             std::string::npos)
       << o.err;
   o = ridgeline(run + "--vcd /nonexistent-directory/x.vcd");
