@@ -105,14 +105,14 @@ void Tracer::run() {
   const Time now = to_time(sc_core::sc_time_stamp());
   due_ps_ = kNever;
   if (!recording()) return;
+  if (options_.end && now >= *options_.end) {
+    end_window(now);  // the window is [start, end): what changes at its end is not written
+    return;
+  }
   signals_.advance(now, gate_);
   if (!begun_ && now >= options_.start) {
     begun_ = true;
     gate_.open(now);
-  }
-  if (options_.end && now >= *options_.end) {
-    end_window(now);
-    return;
   }
   check_limits(now);
   if (const auto next = signals_.next_change()) {
