@@ -12,6 +12,8 @@
 // 4. Hbm/<case>/<mode>: `ridgeline run` on one HBM3 stack (configs/hardware/hbm3-stack.yaml) in
 //    simple and in detailed mode: memory traces of 2 million 64 B accesses (sequential, random),
 //    written to /tmp at start-up, and a vector add of 16 KiB requests. Items are HBM requests.
+// 5. Trace/<case>/<mode>: the seed's t = 128 case without traces and with each of them (a VCD, a
+//    timeline, both, a VCD of one core and the HBM), files in /tmp: what tracing costs per op.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
 // SystemC events per second, measured in this same run, and what the detailed HBM mode costs.
 #include <benchmark/benchmark.h>
@@ -104,7 +106,8 @@ const std::string kSeedHardware = std::string(RIDGELINE_SOURCE_DIR) + "/configs/
 
 Child run_ridgeline(const std::string& command, const std::string& workload,
                     const std::vector<std::string>& overrides,
-                    const std::string& hardware = kSeedHardware) {
+                    const std::string& hardware = kSeedHardware,
+                    const std::vector<std::string>& extra = {}) {
   const std::string json = "/tmp/ridgeline_bench_" + std::to_string(getpid()) + ".json";
   std::vector<std::string> arguments{RIDGELINE_BINARY,
                                      command,
@@ -119,6 +122,7 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
     arguments.push_back("--set");
     arguments.push_back(o);
   }
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (auto& a : arguments) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -148,11 +152,11 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
 // `ridgeline run` once an iteration; items are the child's `items` (program ops, HBM requests).
 void RunCase(benchmark::State& state, const std::string& hardware, const std::string& workload,
              const std::vector<std::string>& overrides, std::uint64_t Child::*items,
-             const char* items_name) {
+             const char* items_name, const std::vector<std::string>& extra = {}) {
   Child child;
   std::int64_t total = 0;
   for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides, hardware);
+    child = run_ridgeline("run", workload, overrides, hardware, extra);
     if (child.*items == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
@@ -218,6 +222,17 @@ void HbmCase(benchmark::State& state, const std::string& workload,
           &Child::hbm_requests, "requests");
 }
 
+// ---------------------------------------------------------------- traces
+// The seed's t = 128 case with the trace arguments `traces` (files under /tmp, removed after).
+void TraceCase(benchmark::State& state, const std::vector<std::string>& traces) {
+  std::vector<std::string> extra;
+  const std::string base = "/tmp/ridgeline_bench_trace_" + std::to_string(getpid());
+  for (const std::string& a : traces)
+    extra.push_back(a == "VCD" ? base + ".vcd" : a == "JSON" ? base + ".trace.json" : a);
+  RunCase(state, kSeedHardware, "seed/gemm-4096-t128-double.yaml", {}, &Child::ops, "ops", extra);
+  for (const char* suffix : {".vcd", ".gtkw", ".trace.json"}) std::remove((base + suffix).c_str());
+}
+
 // The same process start, configuration and report without the simulation: what every Seed case
 // pays besides simulating.
 void Startup(benchmark::State& state) {
@@ -278,6 +293,19 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                   rss != rss_.end() ? rss->second : 0);
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
+
+    const std::string trace_case = "Trace/gemm-4096-t128-double/";
+    const double off = median(seconds_, trace_case + "off");
+    if (off > 0) {
+      std::printf("\n  %-40s %8s %12s %10s\n", "traces (seed t = 128, 99,328 ops)", "wall s",
+                  "M ops/s", "x off");
+      for (const char* mode : {"off", "vcd", "timeline", "vcd+timeline", "vcd-core0-hbm"}) {
+        const double seconds = median(seconds_, trace_case + mode);
+        if (seconds <= 0) continue;
+        std::printf("  %-40s %8.3f %12.3f %10.1f\n", mode, seconds,
+                    median(rates_, trace_case + mode) / 1e6, seconds / off);
+      }
+    }
 
     const bool any_hbm = std::any_of(rates_.begin(), rates_.end(),
                                      [](const auto& r) { return r.first.rfind("Hbm/", 0) == 0; });
@@ -383,6 +411,20 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->Iterations(1);
     }
+  }
+  // Traces: the cost of each, per op (VCD and JSON stand for the files' paths).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> trace_modes = {
+      {"off", {}},
+      {"vcd", {"--vcd", "VCD"}},
+      {"timeline", {"--timeline", "JSON"}},
+      {"vcd+timeline", {"--vcd", "VCD", "--timeline", "JSON"}},
+      {"vcd-core0-hbm", {"--vcd", "VCD", "--trace", "top.core0", "--trace", "top.hbm"}},
+  };
+  for (const auto& [mode, traces] : trace_modes) {
+    benchmark::RegisterBenchmark(("Trace/gemm-4096-t128-double/" + mode).c_str(), TraceCase, traces)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(1);
   }
   benchmark::Initialize(&argc, argv);
   SummaryReporter reporter;

@@ -80,6 +80,38 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& 
 
 Core::~Core() { payload_.clear_extension(&request_); }
 
+void Core::observe(ActivityObserver* observer) {
+  observer_ = observer;
+  sram.timing.observe(observer, index_);
+}
+
+void Core::report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op, Time issue, Time start,
+                     Time end, Time ready) const {
+  const BlockSlot& block = slots_[slot];
+  const Op& o = block.program->ops()[op];
+  Activity a(unit, index_, issue, start, end);
+  a.ready = ready;
+  a.bytes = o.is_memory() ? o.hbm_bytes() : 0;
+  a.flops = o.flops;
+  a.write = o.kind == OpKind::store;
+  a.program = block.program;
+  a.op = op;
+  a.slot = slot;
+  a.block = block.coord;
+  observer_->activity(a);
+}
+
+void Core::report_levels(Time t) {
+  if (memory_queue_.size() != reported_queue_) {
+    reported_queue_ = memory_queue_.size();
+    observer_->level(index_, LevelKind::queued_requests, t, reported_queue_);
+  }
+  if (active_blocks_ != reported_blocks_) {
+    reported_blocks_ = active_blocks_;
+    observer_->level(index_, LevelKind::resident_blocks, t, reported_blocks_);
+  }
+}
+
 void Core::wake(Time t) {
   ++stats_.wakeups;
   account_until(t);
@@ -93,6 +125,7 @@ void Core::wake(Time t) {
     issue_memory_requests(t);
     if (completions_.empty() || completions_.top().time_ps > t.ps()) break;
   }
+  if (observing(observer_)) report_levels(t);
   // Sleep until the first completion that changes what the core does; apply the others now.
   while (!completions_.empty()) {
     const Completion next = completions_.top();
@@ -264,6 +297,7 @@ void Core::admit_blocks(Time t) {
     block.pending_buffer = program.initial_pending_buffers();
     block.pending_issue = program.initial_pending_issues();
     block.buffer_wait_since_ps.assign(program.size(), kNotWaiting);
+    block.admitted = t;
     ++active_blocks_;
     active_warps_ += kernel_.warps_per_block;
     stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, active_blocks_);
@@ -306,6 +340,7 @@ void Core::start_op(std::uint32_t slot, std::uint32_t op, Time t) {
       ++stats_.barriers;
       ++barriers_in_progress_;
       stats_.barrier_time += wait;
+      if (observing(observer_)) report_op(UnitKind::barrier, slot, op, t, t, t + wait, t + wait);
       schedule(t + wait, slot, op);
       issued(slot, op, t);
       break;
@@ -321,7 +356,9 @@ void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
   const auto run = compute.timing.execute(earliest, o.flops, kernel_.compute_type, operand_time);
   if (o.sram_read_bytes > 0) operands.occupy_read(run.start, o.sram_read_bytes);
   compute_intervals_.push_back(BusyInterval{run.start, run.end});
-  schedule(run.end + compute.timing.pipeline_latency(), slot, op);
+  const Time ready = run.end + compute.timing.pipeline_latency();
+  if (observing(observer_)) report_op(UnitKind::compute, slot, op, t, run.start, run.end, ready);
+  schedule(ready, slot, op);
 }
 
 void Core::issue_memory_requests(Time t) {
@@ -375,6 +412,7 @@ void Core::issue_memory_requests(Time t) {
         stats_.local_store_bytes += bytes;
       }
     }
+    if (observing(observer_)) report_op(UnitKind::dma, next.slot, next.op, t, t, done, done);
     schedule(done, next.slot, next.op);
     issued(next.slot, next.op, t);
   }
@@ -416,6 +454,8 @@ void Core::release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_
 }
 
 void Core::retire(std::uint32_t slot, Time t) {
+  if (observing(observer_))
+    observer_->block(index_, slot, slots_[slot].coord, slots_[slot].admitted, t);
   slots_[slot].active = false;
   --active_blocks_;
   active_warps_ -= kernel_.warps_per_block;

@@ -35,6 +35,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/compute_unit.hpp"
 #include "models/kernel.hpp"
 #include "models/memory_request.hpp"
@@ -120,6 +121,9 @@ class Core : public sc_core::sc_module, public Wakeable {
   const CoreStats& stats() const { return stats_; }
   const CoreParams& params() const { return params_; }
 
+  /// Tells `observer` (null: nobody) every op, block and level change of this core and its SRAM.
+  void observe(ActivityObserver* observer);
+
  private:
   struct Completion {
     std::uint64_t time_ps;
@@ -139,6 +143,7 @@ class Core : public sc_core::sc_module, public Wakeable {
     std::vector<std::uint16_t> pending_buffer;
     std::vector<std::uint16_t> pending_issue;
     std::vector<std::uint64_t> buffer_wait_since_ps;  // kNotWaiting unless waiting on a buffer
+    Time admitted;
   };
   struct QueuedRequest {
     std::uint32_t slot;
@@ -171,6 +176,9 @@ class Core : public sc_core::sc_module, public Wakeable {
   void retire(std::uint32_t slot, Time now);
   void release_counts(Release what);
   static Release release_of(const Op& op);
+  [[gnu::cold, gnu::noinline]] void report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op,
+                                              Time issue, Time start, Time end, Time ready) const;
+  [[gnu::cold, gnu::noinline]] void report_levels(Time now);
 
   std::uint32_t index_;
   CoreParams params_;
@@ -199,6 +207,10 @@ class Core : public sc_core::sc_module, public Wakeable {
   std::deque<BusyInterval> compute_intervals_;     // not yet accounted
   std::deque<DeferredRelease> deferred_releases_;  // not yet accounted
   Time accounted_until_;
+
+  ActivityObserver* observer_ = nullptr;
+  std::uint64_t reported_queue_ = 0;  // the levels the observer last heard
+  std::uint32_t reported_blocks_ = 0;
 
   tlm::tlm_generic_payload payload_;
   MemoryRequest request_;

@@ -157,6 +157,7 @@ RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
   if (result.outcome == RowOutcome::hit) result.first_command = first;
   result.first_column = first;
   result.last_column = last;
+  result.bus_start = bus_slot;
 
   if (any_access_ && last_was_write_ != a.is_write) ++stats_.turnarounds;
   any_access_ = true;

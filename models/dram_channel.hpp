@@ -99,6 +99,7 @@ struct RowAccessTiming {
   Time first_column;   ///< first column command
   Time last_column;    ///< last column command
   Time data_done;      ///< last data beat on the bus (read data out, or write data in)
+  Time bus_start;      ///< the access's reservation of the data bus: bus_time(bursts) from here
 };
 
 class DramChannel {

@@ -49,7 +49,18 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
         served.queue_delay = max(served.queue_delay, t.first_command - now);
       }
       served.data_done = max(served.data_done, t.data_done);
-      served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
+      const Time bus = unit.bus_time(piece.bytes / burst_bytes_);
+      served.bus_busy += bus;
+      if (observing(observer_)) {
+        Activity a(UnitKind::hbm, piece.unit, now, t.bus_start, t.bus_start + bus);
+        a.ready = t.data_done;
+        a.bytes = piece.bytes;
+        a.write = is_write;
+        a.detail = t.outcome == RowOutcome::hit    ? "row hit"
+                   : t.outcome == RowOutcome::miss ? "row miss"
+                                                   : "row conflict";
+        observer_->activity(a);
+      }
     }
   }
   return served;

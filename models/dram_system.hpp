@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/address_map.hpp"
 #include "models/dram_channel.hpp"
 #include "models/program.hpp"
@@ -49,6 +50,9 @@ class DramSystem {
   std::uint32_t units() const { return static_cast<std::uint32_t>(units_.size()); }
   DramStats stats() const;  ///< summed over pseudo-channels
 
+  /// Tells `observer` (null: nobody) each row access's data-bus reservation, as unit UnitKind::hbm.
+  void observe(ActivityObserver* observer) { observer_ = observer; }
+
  private:
   AddressMap map_;
   std::uint64_t burst_bytes_;
@@ -56,6 +60,7 @@ class DramSystem {
   std::vector<RowPiece> pieces_;             // scratch: the current request's row accesses
   std::vector<std::uint64_t> last_request_;  // per unit: the last request that reached it
   std::uint64_t request_ = 0;
+  ActivityObserver* observer_ = nullptr;
 };
 
 }  // namespace ridgeline

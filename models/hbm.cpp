@@ -122,6 +122,26 @@ const std::vector<std::uint64_t>& HbmTiming::split(const Region& region) {
   return bytes_on_channel_;
 }
 
+void HbmTiming::observe(ActivityObserver* observer) {
+  observer_ = observer;
+  if (dram_) dram_->observe(observer);
+}
+
+void HbmTiming::report_transfers(Time now, bool is_write) const {
+  // Told after the loop that reserved them, so that the loop stays as tight as without a tracer:
+  // each channel's transfer is the last `transfer` before the time it is free again.
+  for (std::uint32_t channel = 0; channel < params_.units(); ++channel) {
+    const std::uint64_t bytes = bytes_on_channel_[channel];
+    if (bytes == 0) continue;
+    const Time end = channel_free_[channel];
+    Activity a(UnitKind::hbm, channel, now, end - channel_rate_.time_for(bytes), end);
+    a.ready = end + params_.access_latency;
+    a.bytes = bytes;
+    a.write = is_write;
+    observer_->activity(a);
+  }
+}
+
 Time HbmTiming::access(Time now, const Region& region, bool is_write) {
   Time last_transfer_end = now;
   Time longest_wait;
@@ -142,6 +162,7 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
       longest_wait = max(longest_wait, start - now);
       last_transfer_end = max(last_transfer_end, channel_free_[channel]);
     }
+    if (observing(observer_)) report_transfers(now, is_write);
   }
   const std::uint64_t bytes = region.bytes();
   if (is_write) {

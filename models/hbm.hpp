@@ -24,6 +24,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/dram_system.hpp"
 #include "models/program.hpp"
 #include "models/stats.hpp"
@@ -81,12 +82,16 @@ class HbmTiming {
   /// The detailed mode's DRAM, or null in simple mode.
   const DramSystem* dram() const { return dram_.get(); }
 
+  /// Tells `observer` (null: nobody) each channel's (pseudo-channel's) transfers.
+  void observe(ActivityObserver* observer);
+
   /// Simple mode: bytes of `region` that land on each channel (pseudo-channel), for tests and for
   /// the access itself.
   const std::vector<std::uint64_t>& split(const Region& region);
 
  private:
   void add_range(std::uint64_t address, std::uint64_t length);
+  void report_transfers(Time now, bool is_write) const;
 
   HbmParams params_;
   TransferRate channel_rate_;  // one channel's share of the peak
@@ -96,6 +101,7 @@ class HbmTiming {
   std::vector<RowPiece> pieces_;      // scratch for split() through map_
   std::vector<Time> channel_free_;
   std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
+  ActivityObserver* observer_ = nullptr;
 };
 
 /// The SystemC shell: a TLM-2.0 target any number of initiators bind to.
@@ -106,6 +112,7 @@ class Hbm : public sc_core::sc_module {
   Hbm(sc_core::sc_module_name name, const HbmParams& params);
 
   const HbmTiming& timing() const { return timing_; }
+  void observe(ActivityObserver* observer) { timing_.observe(observer); }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

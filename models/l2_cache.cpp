@@ -213,6 +213,13 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   stats_.port_busy += transfer;
   stats_.port_queue_delay += start - now;
   Time done = port_free_ + params_.hit_latency;
+  if (observing(observer_)) {
+    Activity a(UnitKind::l2_port, 0, now, start, port_free_);
+    a.ready = done;
+    a.bytes = bytes;
+    a.write = is_write;
+    observer_->activity(a);
+  }
   if (bytes == 0) return done;
 
   // Rows that follow one another without a gap are one row: fewer, longer runs.

@@ -23,6 +23,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/memory_request.hpp"
 #include "models/program.hpp"
 #include "models/stats.hpp"
@@ -208,6 +209,9 @@ class L2CacheTiming {
   const L2CacheParams& params() const { return params_; }
   const L2CacheStats& stats() const { return stats_; }
 
+  /// Tells `observer` (null: nobody) the port's transfers, as unit UnitKind::l2_port.
+  void observe(ActivityObserver* observer) { observer_ = observer; }
+
   /// Whether the line holding `address` is in the cache, and whether it is dirty (for tests).
   bool contains(std::uint64_t address) const;
   bool is_dirty(std::uint64_t address) const;
@@ -256,6 +260,7 @@ class L2CacheTiming {
   std::vector<Slot> run_slots_;      // lines of pending_run_
   std::vector<std::uint64_t> evicted_dirty_;
   std::vector<std::uint64_t> scratch_lines_;
+  ActivityObserver* observer_ = nullptr;
 };
 
 /// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM.
@@ -268,6 +273,7 @@ class L2Cache : public sc_core::sc_module, private MemoryBelow {
   ~L2Cache() override;
 
   const L2CacheTiming& timing() const { return timing_; }
+  void observe(ActivityObserver* observer) { timing_.observe(observer); }
   /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
   void flush();
 

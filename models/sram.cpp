@@ -40,6 +40,7 @@ void SramTiming::occupy_read(Time start, std::uint64_t bytes) {
   read_free_ = start + span;
   stats_.read_busy += span;
   stats_.read_bytes += bytes;
+  if (observing(observer_)) report(UnitKind::sram_read, start, read_free_, bytes);
 }
 
 Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
@@ -48,7 +49,15 @@ Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
   write_free_ = start + span;
   stats_.write_busy += span;
   stats_.write_bytes += bytes;
+  if (observing(observer_)) report(UnitKind::sram_write, start, write_free_, bytes);
   return write_free_;
+}
+
+void SramTiming::report(UnitKind port, Time start, Time end, std::uint64_t bytes) const {
+  Activity a(port, core_, start, start, end);
+  a.bytes = bytes;
+  a.write = port == UnitKind::sram_write;
+  observer_->activity(a);
 }
 
 }  // namespace ridgeline

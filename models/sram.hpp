@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "models/activity.hpp"
 #include "models/stats.hpp"
 #include "models/units.hpp"
 
@@ -52,13 +53,23 @@ class SramTiming {
   const SramParams& params() const { return params_; }
   const SramStats& stats() const { return stats_; }
 
+  /// Tells `observer` (null: nobody) each port's transfers, as core `core`'s SRAM.
+  void observe(ActivityObserver* observer, std::uint32_t core) {
+    observer_ = observer;
+    core_ = core;
+  }
+
  private:
+  void report(UnitKind port, Time start, Time end, std::uint64_t bytes) const;
+
   SramParams params_;
   Clock clock_;
   SramStats stats_;
   std::uint64_t allocated_ = 0;
   Time read_free_;
   Time write_free_;
+  ActivityObserver* observer_ = nullptr;
+  std::uint32_t core_ = 0;
 };
 
 class Sram : public sc_core::sc_module {

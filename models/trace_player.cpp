@@ -77,6 +77,12 @@ void TracePlayer::issue(Time t) {
   stats_.finish = max(stats_.finish, done);
   completions_ps_.push(done.ps());
   bytes_in_flight_ += bytes;
+  if (observing(observer_)) {
+    Activity a(UnitKind::player, index_, t, t, done);
+    a.bytes = bytes;
+    a.write = is_write;
+    observer_->activity(a);
+  }
   if (is_write) {
     ++stats_.writes;
     stats_.write_bytes += bytes;

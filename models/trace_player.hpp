@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/access_source.hpp"
+#include "models/activity.hpp"
 #include "models/latency_histogram.hpp"
 #include "models/memory_request.hpp"
 #include "models/stats.hpp"
@@ -59,6 +60,9 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
 
   const TracePlayerStats& stats() const { return stats_; }
 
+  /// Tells `observer` (null: nobody) each access, issue to data, as unit UnitKind::player.
+  void observe(ActivityObserver* observer) { observer_ = observer; }
+
  private:
   bool room() const;
   void issue(Time now);
@@ -76,6 +80,7 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
   bool ended_ = false;
   bool blocked_ = false;
   Time blocked_since_;
+  ActivityObserver* observer_ = nullptr;
 
   tlm::tlm_generic_payload payload_;
   MemoryRequest request_;

@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev  # tests
   libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/
+  gtkwave               # tests convert a VCD with its vcd2fst
 )
 for extra in "$@"; do
   case "$extra" in

@@ -2,7 +2,13 @@
 # Regenerates the pictures the README shows, with Ridgeline's own commands:
 #   docs/images/seed-roofline.svg  every row of the seed study on one roofline
 #   docs/images/report.png         the HTML report of one run, rendered by headless Chromium
-# Chromium comes from Debian's packages; it is installed here if missing.
+#   docs/images/gtkwave-double-buffering.png, gtkwave-single-buffering.png
+#                                  core 0 of the seed's t = 128 GEMM with two stages and with
+#                                  one: `ridgeline run --vcd` of 60 us in the run's steady state,
+#                                  opened in GTKWave with the save file Ridgeline writes beside the
+#                                  VCD, on a virtual X display (Xvfb), captured with xwd
+# Chromium, GTKWave, Xvfb, xwd and netpbm come from Debian's packages; they are installed here if
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh >/dev/null
@@ -28,4 +34,35 @@ chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --user-data-dir="$profile" --hide-scrollbars --window-size=1000,1500 \
   --screenshot="$out/report.png" "file://$report" 2>/dev/null
-echo "wrote $out/seed-roofline.svg and $out/report.png"
+
+missing=()
+for tool in gtkwave:gtkwave xvfb-run:xvfb xwd:x11-apps xwdtopnm:netpbm xauth:xauth; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >&2
+fi
+waves=$(mktemp -d)
+trap 'rm -rf "$report" "$profile" "$waves"' EXIT
+# Opens $1 (a .gtkw) in GTKWave, waits for it to draw, captures the screen into $2 (PNG).
+cat >"$waves/shot.sh" <<'SHOT'
+#!/usr/bin/env bash
+gtkwave --save "$1" >/dev/null 2>&1 &
+pid=$!
+sleep 6
+xwd -root -silent | xwdtopnm 2>/dev/null | pnmtopng >"$2"
+kill "$pid"
+SHOT
+chmod +x "$waves/shot.sh"
+for stages in double single; do
+  "$build_dir/ridgeline" run configs/hardware/seed.yaml \
+    "configs/workloads/seed/gemm-4096-t128-$stages.yaml" --quiet --vcd "$waves/$stages.vcd" \
+    --trace top.core0 --trace top.hbm --trace top.flop_per_s \
+    --trace-start 1020us --trace-end 1080us --trace-rate-window 500ns
+  xvfb-run -a -s "-screen 0 1400x900x24" "$waves/shot.sh" "$waves/$stages.gtkw" \
+    "$out/gtkwave-$stages-buffering.png"
+done
+echo "wrote $out/seed-roofline.svg, $out/report.png and $out/gtkwave-{double,single}-buffering.png"

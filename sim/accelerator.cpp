@@ -59,4 +59,11 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
   }
 }
 
+void Accelerator::observe(ActivityObserver* observer) {
+  hbm.observe(observer);
+  if (l2) l2->observe(observer);
+  for (auto& core : cores) core->observe(observer);
+  for (auto& player : players) player->observe(observer);
+}
+
 }  // namespace ridgeline

@@ -26,6 +26,10 @@ class Accelerator : public sc_core::sc_module {
   Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, AccessSource& trace,
               std::uint64_t access_bytes);
 
+  /// Tells `observer` (null: nobody) what every unit does: cores (and their SRAM), trace players,
+  /// the L2's port, the HBM's channels.
+  void observe(ActivityObserver* observer);
+
   Hbm hbm;
   std::unique_ptr<L2Cache> l2;  ///< between the cores and the HBM when the hardware has one
   BlockScheduler scheduler;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/busy_chart.hpp"
 #include "sim/roofline_chart.hpp"
 #include "sim/svg.hpp"
 
@@ -120,7 +121,7 @@ std::string key_values(const Json& object) {
 
 }  // namespace
 
-std::string render_html_report(const Json& report) {
+std::string render_html_report(const Json& report, const BusyTimeline* busy_timeline) {
   const Json& analytical = report["analytical"];
   const bool simulated = report.contains("simulated");
   const std::string title = report["workload"]["description"].get<std::string>();
@@ -201,10 +202,10 @@ std::string render_html_report(const Json& report) {
     const Json& stalls = s["stalls"];
     const double busy = s["compute_busy_fraction"].get<double>();
     const double overlap = core_time > 0 ? s["overlap_s"].get<double>() / core_time : 0;
-    // A trace's players have no barriers or spills: a stall the report lacks is none. (A const
-    // JSON's operator[] on a missing key is undefined behaviour, an assertion in debug builds.)
+    // A memory trace's report has no barrier or spill stalls: a missing one is zero (a const
+    // object's operator[] must never be asked for a key it lacks).
     auto share = [&](const char* key) {
-      return core_time > 0 && stalls.contains(key) ? stalls[key].get<double>() / core_time : 0;
+      return core_time > 0 ? stalls.value(key, 0.0) / core_time : 0;
     };
     add("<h2>Where the cores' time went</h2>\n<div class=\"chart\">\n");
     add(share_bar({{"compute, overlapped with memory", overlap},
@@ -219,6 +220,19 @@ std::string render_html_report(const Json& report) {
         "core: " +
         fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +
         " of the shorter of memory activity and compute ran alongside the other.</p>\n");
+    if (busy_timeline) {
+      const bool trace = s.contains("trace");
+      add("<h2>Busy units over time</h2>\n<div class=\"chart\" id=\"busy-timeline\">\n");
+      add(render_busy_chart(
+          *busy_timeline,
+          Time::from_ps(static_cast<std::uint64_t>(std::llround(s["time_s"].get<double>() * 1e12))),
+          trace ? "player" : "core"));
+      add("</div>\n<p class=\"note\">Each strip is the run cut into equal spans; the deeper the "
+          "shade, the larger the part of a span the unit was busy: a load (or store) in flight, "
+          "computing, HBM channels transferring (averaged over channels, and over cores in the "
+          "strips of all cores). For every operation at its own time, ask for a timeline "
+          "(<code>--timeline</code>) or a waveform (<code>--vcd</code>).</p>\n");
+    }
     if (s.contains("limiter")) {
       add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
           xml_escape(s["limiter"]["cause"].get<std::string>()) +

@@ -5,10 +5,13 @@
 
 #include <string>
 
+#include "sim/busy_timeline.hpp"
 #include "sim/report.hpp"
 
 namespace ridgeline {
 
-std::string render_html_report(const Json& report);
+/// The page of `report`; with `busy` (collected from the same run), a timeline chart of the units'
+/// busy time.
+std::string render_html_report(const Json& report, const BusyTimeline* busy = nullptr);
 
 }  // namespace ridgeline

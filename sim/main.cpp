@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "models/sc_main_stub.hpp"
@@ -18,6 +19,7 @@
 #include "sim/roofline_chart.hpp"
 #include "sim/simulate.hpp"
 #include "sim/study.hpp"
+#include "sim/trace_options.hpp"
 
 namespace {
 
@@ -32,7 +34,55 @@ struct RunOptions {
   std::string roofline_path;
   std::string html_path;
   bool quiet = false;
+  TraceOptions traces;
 };
+
+// The trace options as typed; read into RunOptions::traces once the command line is parsed.
+struct TraceText {
+  std::string level;
+  std::string start;
+  std::string end;
+  std::string limit;
+  std::string rate_window;
+};
+
+void add_trace_arguments(CLI::App& command, TraceOptions& traces, TraceText& text) {
+  command.add_option("--vcd", traces.vcd_path,
+                     "write a VCD waveform (GTKWave) of the units' activity to this file, and a "
+                     "GTKWave save file (.gtkw) beside it");
+  command.add_option("--timeline", traces.timeline_path,
+                     "write a timeline (Chrome / Perfetto trace event JSON) to this file");
+  command.add_option("--trace", traces.patterns,
+                     "trace only signals matching this hierarchy glob, e.g. 'top.core0.*' or "
+                     "'top.hbm'; repeatable (default: all)");
+  command.add_option("--trace-level", text.level,
+                     "detail: busy (1), counters (2: queues, in flight, blocks, stages) or rates "
+                     "(3: bandwidth and FLOP rate); default rates");
+  command.add_option("--trace-start", text.start, "trace from this simulated time, e.g. 10us");
+  command.add_option("--trace-end", text.end, "trace until this simulated time (default: the end)");
+  command.add_option("--trace-limit", text.limit,
+                     "stop a trace file before it passes this size (default 256MiB)");
+  command.add_option("--trace-rate-window", text.rate_window,
+                     "window of the rate signals (default: about T_ideal / 1000)");
+}
+
+void read_trace_text(const TraceText& text, TraceOptions& traces) {
+  if (!text.level.empty()) traces.level = parse_trace_level("--trace-level", text.level);
+  if (!text.start.empty()) traces.start = parse_trace_time("--trace-start", text.start);
+  if (!text.end.empty()) traces.end = parse_trace_time("--trace-end", text.end);
+  if (!text.limit.empty()) traces.limit_bytes = parse_trace_size("--trace-limit", text.limit);
+  if (!text.rate_window.empty()) {
+    traces.rate_window = parse_trace_time("--trace-rate-window", text.rate_window);
+  }
+  const bool selected = !traces.patterns.empty() || !text.level.empty() || !text.start.empty() ||
+                        !text.end.empty() || !text.limit.empty() || !text.rate_window.empty();
+  if (selected && !traces.any()) {
+    throw ConfigError(SourceLocation{"--trace options"}, "", "",
+                      "they shape a trace, but no trace is asked for",
+                      "add --vcd FILE or --timeline FILE");
+  }
+  check_trace_options(traces);
+}
 
 void add_config_arguments(CLI::App& command, RunOptions& options) {
   command.add_option("HARDWARE", options.hardware, "hardware file (YAML, top key 'hardware:')")
@@ -52,13 +102,15 @@ void add_config_arguments(CLI::App& command, RunOptions& options) {
                      "write a self-contained HTML report (tables and charts) to this file");
 }
 
-// The pictures of one run, from the same figures as its JSON.
-void write_pictures(const RunOptions& options, const Json& report) {
+// The pictures of one run, from the same figures as its JSON (and, for the report, the busy
+// timeline collected from the run when there was one).
+void write_pictures(const RunOptions& options, const Json& report,
+                    const BusyTimeline* busy = nullptr) {
   if (!options.roofline_path.empty()) {
     write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of({report}, {})));
   }
   if (!options.html_path.empty())
-    write_file_atomically(options.html_path, render_html_report(report));
+    write_file_atomically(options.html_path, render_html_report(report, busy));
 }
 
 int analyze_command(const RunOptions& options) {
@@ -72,11 +124,14 @@ int analyze_command(const RunOptions& options) {
 
 int run_command(const RunOptions& options) {
   const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
-  const SimulationResult result = simulate(config);
+  // The report's timeline chart needs the units' busy time over the run: watched only for it.
+  std::optional<BusyTimeline> busy;
+  if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
+  const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
   const Json report = report_json(config, &result);
   if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
   if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
-  write_pictures(options, report);
+  write_pictures(options, report, busy ? &*busy : nullptr);
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }
@@ -127,6 +182,8 @@ int main(int argc, char** argv) {
   add_config_arguments(*run, options);
   run->add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
   run->add_flag("--quiet", options.quiet, "print nothing on stdout");
+  TraceText trace_text;
+  add_trace_arguments(*run, options.traces, trace_text);
 
   StudyOptions study;
   study.jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -159,7 +216,10 @@ int main(int argc, char** argv) {
 
   try {
     if (analyze->parsed()) return analyze_command(options);
-    if (run->parsed()) return run_command(options);
+    if (run->parsed()) {
+      read_trace_text(trace_text, options.traces);
+      return run_command(options);
+    }
     return run_study(study);
   } catch (const ConfigError& error) {
     std::cerr << "ridgeline: error: " << error.what() << '\n';

@@ -9,6 +9,20 @@
 
 namespace ridgeline {
 
+namespace {
+
+[[noreturn]] void cannot_write(const std::string& path, const std::string& reason) {
+  throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot write the file: " + reason,
+                    "check the directory exists and is writable");
+}
+
+}  // namespace
+
+void create_output_file(const std::string& path) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) cannot_write(path, std::strerror(errno));
+}
+
 void write_file_atomically(const std::string& path, const std::string& contents) {
   const std::string temporary = path + ".partial";
   {
@@ -18,15 +32,13 @@ void write_file_atomically(const std::string& path, const std::string& contents)
     if (!file) {
       const std::string reason = std::strerror(errno);
       std::remove(temporary.c_str());
-      throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot write the file: " + reason,
-                        "check the directory exists and is writable");
+      cannot_write(path, reason);
     }
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     std::remove(temporary.c_str());
-    throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot write the file: " + reason,
-                      "check the directory exists and is writable");
+    cannot_write(path, reason);
   }
 }
 

@@ -68,10 +68,12 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
       const std::string level_name = level["name"].get<std::string>();
       const bool known = std::any_of(chart.levels.begin(), chart.levels.end(),
                                      [&](const auto& l) { return l.name == level_name; });
-      if (!known) chart.levels.push_back({level_name, level["bandwidth_bytes_per_s"].get<double>()});
+      if (!known)
+        chart.levels.push_back({level_name, level["bandwidth_bytes_per_s"].get<double>()});
     }
   }
-  if (chart.levels.empty()) chart.levels.push_back({"hbm", analytical["hbm_bytes_per_s"].get<double>()});
+  if (chart.levels.empty())
+    chart.levels.push_back({"hbm", analytical["hbm_bytes_per_s"].get<double>()});
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Json& r = reports[i];
     const std::string name =

@@ -3,7 +3,9 @@
 #include <systemc>
 
 #include "sim/accelerator.hpp"
+#include "sim/activity_fanout.hpp"
 #include "sim/run_limits.hpp"
+#include "sim/tracer.hpp"
 
 namespace ridgeline {
 
@@ -86,12 +88,34 @@ void collect_memory(Accelerator& accelerator, SimulationResult& result) {
   if (hbm.dram()) result.dram = hbm.dram()->stats();
 }
 
+// Runs the elaborated `accelerator` to its end, traced when `traces` asks for it, observed by
+// `also` when not null.
+void run_traced(Accelerator& accelerator, const RunConfig& config, const TraceOptions& traces,
+                ActivityObserver* also) {
+  std::unique_ptr<Tracer> tracer;
+  std::vector<ActivityObserver*> observers;
+  if (traces.any()) {
+    const Time window = traces.rate_window.value_or(rate_window_for(
+        Time::from_ps(static_cast<std::uint64_t>(config.analysis.roofline.t_ideal_s * 1e12))));
+    tracer = std::make_unique<Tracer>("tracer", trace_layout_of(accelerator), traces, window);
+    observers.push_back(tracer.get());
+  }
+  if (also) observers.push_back(also);
+  ActivityFanout fanout(observers);
+  if (observers.size() == 1) accelerator.observe(observers.front());
+  if (observers.size() > 1) accelerator.observe(&fanout);
+  sc_core::sc_start();
+  accelerator.observe(nullptr);  // what follows (the L2's flush) is not the run's
+  if (tracer) tracer->finish();
+}
+
 // A trace has no blocks: its players replay it, streaming, and the time is the last completion.
-SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec) {
+SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
+                                const TraceOptions& traces, ActivityObserver* also) {
   check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
   TraceReader reader(spec.path);
   Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
-  sc_core::sc_start();
+  run_traced(accelerator, config, traces, also);
   SimulationResult result;
   collect_memory(accelerator, result);
   TracePlayerStats total;
@@ -103,14 +127,15 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
 
 }  // namespace
 
-SimulationResult simulate(const RunConfig& config) {
+SimulationResult simulate(const RunConfig& config, const TraceOptions& traces,
+                          ActivityObserver* also) {
   if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    return simulate_trace(config, *trace);
+    return simulate_trace(config, *trace, traces, also);
   }
   const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   check_simulated_time_fits(config, simulated_time_bound_ps(config, kernel));
   Accelerator accelerator("top", config.hardware, kernel);
-  sc_core::sc_start();
+  run_traced(accelerator, config, traces, also);
 
   SimulationResult result;
   collect_memory(accelerator, result);

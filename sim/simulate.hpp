@@ -15,6 +15,7 @@
 #include "models/sram.hpp"
 #include "models/trace_player.hpp"
 #include "sim/config.hpp"
+#include "sim/trace_options.hpp"
 
 namespace ridgeline {
 
@@ -46,6 +47,10 @@ struct SimulationResult {
   std::uint64_t hbm_bytes() const { return hbm.read_bytes + hbm.write_bytes; }
 };
 
-SimulationResult simulate(const RunConfig& config);
+/// Simulates `config`, writing the traces `traces` asks for (none by default) and telling `also`
+/// (when not null, e.g. the report's busy timeline) what the units do. Observing changes no
+/// simulated figure.
+SimulationResult simulate(const RunConfig& config, const TraceOptions& traces = {},
+                          ActivityObserver* also = nullptr);
 
 }  // namespace ridgeline
