@@ -24,44 +24,62 @@ void check_override_roots(const std::vector<std::string>& overrides) {
   }
 }
 
-// The rules that tie the workload to the machine, reported at the workload's keys.
-void check_data_type(const ConfigNode& workload, const RunConfig& config) {
-  const HardwareParams& hw = config.hardware;
-  const DataType type = compute_type(config.workload);
-  if (!hw.core.compute.flops_per_cycle[index_of(type)]) {
-    std::string listed;
-    for (DataType t : kAllDataTypes) {
-      if (hw.core.compute.flops_per_cycle[index_of(t)])
-        listed += (listed.empty() ? "" : ", ") + std::string(name_of(t));
-    }
-    workload.required("dtype").fail(
-        fmt::format("hardware '{}' gives no {} throughput (cores.compute.throughput)", hw.name,
-                    name_of(type)),
-        "use a data type it lists (" + listed + ") or add its throughput to the hardware file");
+}  // namespace
+
+std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {
+  const DataType type = compute_type(workload);
+  if (hw.core.compute.flops_per_cycle[index_of(type)]) return std::nullopt;
+  std::string listed;
+  for (DataType t : kAllDataTypes) {
+    if (hw.core.compute.flops_per_cycle[index_of(t)])
+      listed += (listed.empty() ? "" : ", ") + std::string(name_of(t));
   }
+  return Violation{
+      "workload.dtype",
+      fmt::format("hardware '{}' gives no {} throughput (cores.compute.throughput)", hw.name,
+                  name_of(type)),
+      "use a data type it lists (" + listed + ") or add its throughput to the hardware file"};
 }
 
-void check_fits(const ConfigNode& workload, const RunConfig& config) {
-  const HardwareParams& hw = config.hardware;
-  const Footprint& f = config.analysis.footprint;
-  const auto where = [&]() {
-    return workload.optional("tile") ? *workload.optional("tile") : workload;
-  };
+std::optional<Violation> check_fits(const HardwareParams& hw, const WorkloadSpec& workload,
+                                    const Footprint& f) {
+  // Reported at the tile, the workload's key that sets the footprint, where there is one.
+  const std::string where =
+      std::holds_alternative<GemmSpec>(workload) ? "workload.tile" : "workload";
   if (f.sram_bytes > hw.core.sram.capacity_bytes) {
-    where().fail(
+    return Violation{
+        where,
         fmt::format("one block needs {} of SRAM ({} of inputs x {} stage{}) but a core has "
                     "{} (hardware.cores.sram.capacity)",
                     format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
                     f.stages == 1 ? "" : "s", format_bytes(hw.core.sram.capacity_bytes)),
-        "use a smaller tile, fewer stages or more SRAM");
+        "use a smaller tile, fewer stages or more SRAM"};
   }
   if (f.register_bytes > hw.core.registers.capacity_bytes) {
-    where().fail(
+    return Violation{
+        where,
         fmt::format("one block needs {} of registers but a core has {} "
                     "(hardware.cores.registers.capacity)",
                     format_bytes(f.register_bytes), format_bytes(hw.core.registers.capacity_bytes)),
-        "use a smaller tile or more registers");
+        "use a smaller tile or more registers"};
   }
+  return std::nullopt;
+}
+
+Analysis analyze_on(const HardwareParams& hw, const WorkloadSpec& workload) {
+  return analyze(workload, roof_of(hw, compute_type(workload)));
+}
+
+Occupancy occupancy_on(const HardwareParams& hw, const Footprint& footprint) {
+  return occupancy(footprint,
+                   CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
+                                hw.core.max_resident_blocks});
+}
+
+namespace {
+
+[[noreturn]] void fail_at(const ConfigNode& document, const Violation& violation) {
+  document.find(violation.key_path).fail(violation.rule, violation.fix);
 }
 
 }  // namespace
@@ -77,14 +95,12 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   config.hardware = parse_hardware(hardware);
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
   config.workload = parse_workload(workload);
-  check_data_type(workload, config);
-  config.analysis =
-      analyze(config.workload, roof_of(config.hardware, compute_type(config.workload)));
-  check_fits(workload, config);
-  config.occupancy = occupancy(config.analysis.footprint,
-                               CoreCapacity{config.hardware.core.sram.capacity_bytes,
-                                            config.hardware.core.registers.capacity_bytes,
-                                            config.hardware.core.max_resident_blocks});
+  if (auto violation = check_data_type(config.hardware, config.workload))
+    fail_at(workload, *violation);
+  config.analysis = analyze_on(config.hardware, config.workload);
+  if (auto violation = check_fits(config.hardware, config.workload, config.analysis.footprint))
+    fail_at(workload, *violation);
+  config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
   return config;
 }
 

@@ -24,6 +24,9 @@ namespace ridgeline {
 struct ConfigDocument {
   std::string path;                               ///< the file, as the user named it
   std::map<std::string, std::string> overridden;  ///< key path -> the --set argument
+  /// key path -> the file a value placed there was written in (a sweep file); positions at and
+  /// below it are that file's.
+  std::map<std::string, std::string> placed;
 };
 
 class ConfigNode {
@@ -36,6 +39,10 @@ class ConfigNode {
 
   /// Throws a ConfigError for this node: its location, key path and (if a scalar) value.
   [[noreturn]] void fail(const std::string& rule, const std::string& fix = {}) const;
+
+  /// The node at `key_path` (a full key path at or below this node's), or the deepest of its
+  /// ancestors present: where a rule found on typed values is reported.
+  ConfigNode find(std::string_view key_path) const;
 
   // --- maps ---
   /// The value under `key`; a missing key is an error.
@@ -74,5 +81,24 @@ std::optional<std::string> did_you_mean(std::string_view word,
 /// `--set` overrides first. Malformed YAML, unreadable files and a wrong top level are errors.
 ConfigNode load_document(const std::string& path, std::string_view root,
                          const std::vector<std::string>& overrides);
+
+/// A value written in another file than the document's own (a sweep file's axis or `set:`). It
+/// replaces the value at `key_path`; errors at or below it name `file` and the value's own line.
+struct PlacedValue {
+  std::string key_path;  ///< e.g. "workload.tile", below the document's root
+  YAML::Node value;      ///< as read from `file`, positions included; never modified
+  std::string file;
+};
+
+/// load_document for a file already read: `text` is its contents, `path` names it in messages.
+/// The `placed` values go over the document after the overrides, in order; they must not lie
+/// below one another (the tree shares their nodes).
+ConfigNode load_document_text(const std::string& path, const std::string& text,
+                              std::string_view root, const std::vector<std::string>& overrides,
+                              const std::vector<PlacedValue>& placed = {});
+
+/// A loaded document (what load_document returned) as YAML text under its root key: the
+/// configuration after overrides, which reads back to the same values.
+std::string emit_document(const ConfigNode& document);
 
 }  // namespace ridgeline

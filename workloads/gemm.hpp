@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/violation.hpp"
 
 namespace ridgeline {
 
@@ -46,6 +48,9 @@ struct GemmSpec {
 };
 
 std::string describe(const GemmSpec& spec);
+/// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
+/// matrix, stages <= K-steps, the register tile divides the tile. The first one broken, if any.
+std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof);
 Footprint footprint(const GemmSpec& spec);
 /// The block program and grid. The spec must be valid (tiles divide the matrix).

@@ -2,6 +2,7 @@
 // and the kernel the simulator runs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -20,6 +21,12 @@ inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof) {
 }
 inline Kernel build_kernel(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return build_kernel(s); }, spec);
+}
+/// The rules between a workload's values (see check_rules of each spec). vector_add has none
+/// beyond what reading it checks.
+inline std::optional<Violation> check_rules(const WorkloadSpec& spec) {
+  if (const auto* gemm = std::get_if<GemmSpec>(&spec)) return check_rules(*gemm);
+  return std::nullopt;
 }
 inline DataType compute_type(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return s.dtype; }, spec);
