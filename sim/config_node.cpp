@@ -61,8 +61,8 @@ SourceLocation ConfigNode::location() const {
   for (std::string path = key_path_; !path.empty();) {
     if (auto it = document_->placed.find(path); it != document_->placed.end()) {
       const YAML::Mark mark = node_.Mark();
-      if (mark.is_null()) return SourceLocation{it->second, 0, 0};
-      return SourceLocation{it->second, mark.line + 1, mark.column + 1};
+      if (mark.is_null()) return it->second;
+      return SourceLocation{it->second.source, mark.line + 1, mark.column + 1};
     }
     if (auto it = document_->overridden.find(path); it != document_->overridden.end()) {
       return SourceLocation{"--set " + it->second, 0, 0};
@@ -78,7 +78,7 @@ SourceLocation ConfigNode::location() const {
   const auto placed_below = document_->placed.lower_bound(key_path_ + ".");
   if (placed_below != document_->placed.end() &&
       placed_below->first.rfind(key_path_ + ".", 0) == 0) {
-    return SourceLocation{placed_below->second, 0, 0};
+    return SourceLocation{placed_below->second.source, 0, 0};
   }
   const YAML::Mark mark = node_.Mark();
   if (mark.is_null()) return SourceLocation{document_->path, 0, 0};
@@ -86,17 +86,11 @@ SourceLocation ConfigNode::location() const {
 }
 
 ConfigNode ConfigNode::find(std::string_view key_path) const {
-  ConfigNode node = *this;
-  if (key_path.size() <= key_path_.size()) return node;
-  std::string_view rest = key_path.substr(key_path_.empty() ? 0 : key_path_.size() + 1);
-  while (!rest.empty() && node.node_.IsMap()) {
-    const auto dot = rest.find('.');
-    auto next = node.optional(rest.substr(0, dot));
-    if (!next) break;
-    node = *next;
-    rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
-  }
-  return node;
+  // Recursion, not assignment: assigning a yaml-cpp handle would write into the tree.
+  if (key_path.size() <= key_path_.size() || !node_.IsMap()) return *this;
+  const std::string_view rest = key_path.substr(key_path_.empty() ? 0 : key_path_.size() + 1);
+  const auto next = optional(rest.substr(0, rest.find('.')));
+  return next ? next->find(key_path) : *this;
 }
 
 std::string ConfigNode::scalar_text_or_empty() const {
@@ -329,11 +323,12 @@ ConfigNode load_document_text(const std::string& path, const std::string& text,
     const std::vector<std::string> parts = split_path(value.key_path);
     if (parts.size() < 2 || parts.front() != root) continue;  // belongs to the other document
     const YAML::Mark mark = value.value.Mark();
-    const SourceLocation where{value.file, mark.is_null() ? 0 : mark.line + 1,
-                               mark.is_null() ? 0 : mark.column + 1};
+    const SourceLocation where =
+        mark.is_null() ? value.where
+                       : SourceLocation{value.where.source, mark.line + 1, mark.column + 1};
     set_at_path(body, parts, value.value, where,
                 value.value.IsScalar() ? value.value.Scalar() : std::string());
-    document->placed[value.key_path] = value.file;
+    document->placed[value.key_path] = value.where;
   }
   ConfigNode top_node(top, "", document);
   top_node.required(root);

@@ -24,9 +24,9 @@ namespace ridgeline {
 struct ConfigDocument {
   std::string path;                               ///< the file, as the user named it
   std::map<std::string, std::string> overridden;  ///< key path -> the --set argument
-  /// key path -> the file a value placed there was written in (a sweep file); positions at and
-  /// below it are that file's.
-  std::map<std::string, std::string> placed;
+  /// key path -> where a value placed there was written (a sweep file); positions at and below
+  /// it are that file's, the value's own line where it has one.
+  std::map<std::string, SourceLocation> placed;
 };
 
 class ConfigNode {
@@ -83,11 +83,11 @@ ConfigNode load_document(const std::string& path, std::string_view root,
                          const std::vector<std::string>& overrides);
 
 /// A value written in another file than the document's own (a sweep file's axis or `set:`). It
-/// replaces the value at `key_path`; errors at or below it name `file` and the value's own line.
+/// replaces the value at `key_path`; errors at or below it name that file and the value's line.
 struct PlacedValue {
   std::string key_path;  ///< e.g. "workload.tile", below the document's root
-  YAML::Node value;      ///< as read from `file`, positions included; never modified
-  std::string file;
+  YAML::Node value;      ///< as read from the file, positions included; never modified
+  SourceLocation where;  ///< the file, and the position for a value made without one (a range's)
 };
 
 /// load_document for a file already read: `text` is its contents, `path` names it in messages.

@@ -1,0 +1,41 @@
+// A run's report as cells of a result row, named by the report's flattened paths (units in the
+// names: analytical.t_ideal_s, hardware.hbm_bytes_per_s).
+//
+// Two ways in: from a report's JSON (what `ridgeline run --json` wrote), and, for the analytical
+// part, straight from typed values without building JSON, which is what lets an analytical
+// sweep write a million rows a second or so. The second names every leaf report_json gives
+// before the simulation (hardware, workload, analytical); a sweep checks the two agree on the
+// first point of each shape and takes the JSON way if they ever do not (tests hold them equal).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/config.hpp"
+#include "sim/report.hpp"
+#include "sim/sweep_row.hpp"
+
+namespace ridgeline {
+
+/// The column ids of each fixed sequence of names, looked up once: cells are then named by
+/// position. One sequence per workload kind.
+class ShapeCache {
+ public:
+  std::vector<ColumnId>& ids(std::size_t shape) {
+    if (shape >= ids_.size()) ids_.resize(shape + 1);
+    return ids_[shape];
+  }
+
+ private:
+  std::vector<std::vector<ColumnId>> ids_;
+};
+
+/// Appends the report's hardware.*, workload.* and analytical.* leaves for `config` to `row`.
+void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCache& cache,
+                          Row& row);
+
+/// Appends every leaf of `report` but those under `config`, in document order. Lists become
+/// one text, items joined with ';' (as report_csv writes them).
+void add_report_json_cells(const Json& report, ColumnTable& columns, Row& row);
+
+}  // namespace ridgeline

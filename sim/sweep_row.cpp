@@ -1,0 +1,299 @@
+#include "sim/sweep_row.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "sim/quantity.hpp"
+
+namespace ridgeline {
+
+std::optional<double> Cell::number() const {
+  switch (kind) {
+    case Kind::integer:
+      return static_cast<double>(integer);
+    case Kind::real:
+      return real;
+    case Kind::text:
+      if (std::isnan(real)) return std::nullopt;
+      return real;
+    case Kind::empty:
+      break;
+  }
+  return std::nullopt;
+}
+
+void Cell::set_text(std::string_view value) {
+  kind = Kind::text;
+  text.assign(value);
+  real = number_of_text(value);
+}
+
+bool Cell::operator==(const Cell& other) const {
+  if (kind != other.kind) return false;
+  switch (kind) {
+    case Kind::integer:
+      return integer == other.integer;
+    case Kind::real:
+      return real == other.real;
+    case Kind::text:
+      return text == other.text;
+    case Kind::empty:
+      break;
+  }
+  return true;
+}
+
+ColumnId ColumnTable::intern(std::string_view name) {
+  if (auto it = ids_.find(std::string(name)); it != ids_.end()) return it->second;
+  const auto id = static_cast<ColumnId>(names_.size());
+  names_.emplace_back(name);
+  ids_.emplace(names_.back(), id);
+  placed_.push_back(0);
+  return id;
+}
+
+std::optional<ColumnId> ColumnTable::find(std::string_view name) const {
+  if (auto it = ids_.find(std::string(name)); it != ids_.end()) return it->second;
+  return std::nullopt;
+}
+
+bool ColumnTable::place(const Row& row) {
+  bool added = false;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const ColumnId id = row.column(i);
+    if (placed_[id]) continue;
+    // After the column before it in this row (placed by now), or first.
+    auto at = order_.begin();
+    if (i > 0) {
+      const ColumnId before = row.column(i - 1);
+      for (auto it = order_.begin(); it != order_.end(); ++it) {
+        if (*it == before) {
+          at = it + 1;
+          break;
+        }
+      }
+    }
+    order_.insert(at, id);
+    placed_[id] = 1;
+    added = true;
+  }
+  return added;
+}
+
+void ColumnTable::restore_order(const std::vector<std::string>& header) {
+  for (const auto& name : header) {
+    const ColumnId id = intern(name);
+    if (placed_[id]) continue;
+    order_.push_back(id);
+    placed_[id] = 1;
+  }
+}
+
+void Row::clear() {
+  for (std::size_t i = 0; i < size_; ++i) slot_[columns_[i]] = 0;
+  size_ = 0;
+}
+
+Cell& Row::add(ColumnId id) {
+  if (id >= slot_.size()) slot_.resize(id + 1, 0);
+  if (slot_[id] != 0) return cells_[slot_[id] - 1];
+  if (size_ == cells_.size()) {
+    cells_.emplace_back();
+    columns_.push_back(id);
+  }
+  columns_[size_] = id;
+  Cell& cell = cells_[size_];
+  cell.kind = Cell::Kind::empty;
+  ++size_;
+  slot_[id] = static_cast<std::uint32_t>(size_);
+  return cell;
+}
+
+const Cell* Row::find(ColumnId id) const {
+  if (id >= slot_.size() || slot_[id] == 0) return nullptr;
+  return &cells_[slot_[id] - 1];
+}
+
+Cell* Row::find(ColumnId id) {
+  if (id >= slot_.size() || slot_[id] == 0) return nullptr;
+  return &cells_[slot_[id] - 1];
+}
+
+std::string format_real(double value) {
+  // The same shortest round-trip text nlohmann's dump writes, so a report's numbers and a
+  // row's agree character for character.
+  std::array<char, 64> buffer{};
+  char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), end);
+}
+
+namespace {
+
+void append_real(double value, std::string& out) {
+  std::array<char, 64> buffer{};
+  char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), end);
+}
+
+void append_integer(std::uint64_t value, std::string& out) {
+  const fmt::format_int text(value);
+  out.append(text.data(), text.size());
+}
+
+void append_json_string(std::string_view text, std::string& out) {
+  out += '"';
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_csv_field(std::string_view text, std::string& out) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out.append(text);
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+void append_json_line(const Row& row, const ColumnTable& columns, std::string& out) {
+  out += '{';
+  bool first = true;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const Cell& cell = row.cell(i);
+    if (!first) out += ',';
+    first = false;
+    append_json_string(columns.name(row.column(i)), out);
+    out += ':';
+    switch (cell.kind) {
+      case Cell::Kind::integer:
+        append_integer(cell.integer, out);
+        break;
+      case Cell::Kind::real:
+        append_real(cell.real, out);
+        break;
+      case Cell::Kind::text:
+        append_json_string(cell.text, out);
+        break;
+      case Cell::Kind::empty:
+        out += "null";
+        break;
+    }
+  }
+  out += "}\n";
+}
+
+void append_csv_line(const Row& row, const ColumnTable& columns, std::string& out) {
+  bool first = true;
+  for (ColumnId id : columns.order()) {
+    if (!first) out += ',';
+    first = false;
+    const Cell* cell = row.find(id);
+    if (cell == nullptr) continue;
+    switch (cell->kind) {
+      case Cell::Kind::integer:
+        append_integer(cell->integer, out);
+        break;
+      case Cell::Kind::real:
+        append_real(cell->real, out);
+        break;
+      case Cell::Kind::text:
+        append_csv_field(cell->text, out);
+        break;
+      case Cell::Kind::empty:
+        break;
+    }
+  }
+  out += '\n';
+}
+
+std::string csv_header(const ColumnTable& columns) {
+  std::string out;
+  for (ColumnId id : columns.order()) {
+    if (!out.empty()) out += ',';
+    append_csv_field(columns.name(id), out);
+  }
+  return out + "\n";
+}
+
+bool parse_json_line(std::string_view line, ColumnTable& columns, Row& row) {
+  row.clear();
+  const auto json = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) return false;
+  for (const auto& [name, value] : json.items()) {
+    Cell& cell = row.add(columns.intern(name));
+    if (value.is_number_unsigned()) {
+      cell.set_integer(value.get<std::uint64_t>());
+    } else if (value.is_number()) {
+      cell.set_real(value.get<double>());
+    } else if (value.is_string()) {
+      cell.set_text(value.get_ref<const std::string&>());
+    } else if (value.is_boolean()) {
+      cell.set_text(value.get<bool>() ? "true" : "false");
+    } else if (!value.is_null()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+double number_of_text(std::string_view text) {
+  // Numbers start with a digit, a sign or a point; skip the rest (names, reasons) at once.
+  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
+                        text[0] == '+' || text[0] == '.')) {
+    return std::nan("");
+  }
+  // A plain number: all of the text reads as one.
+  const std::string owned(text);
+  char* end = nullptr;
+  const double plain = std::strtod(owned.c_str(), &end);
+  if (end == owned.c_str() + owned.size() && std::isfinite(plain)) return plain;
+  // A quantity: whichever dimension its unit belongs to. Times are shown in seconds.
+  constexpr Dimension kDimensions[] = {
+      Dimension::bytes,     Dimension::bandwidth,       Dimension::time,
+      Dimension::frequency, Dimension::flops_per_cycle, Dimension::bytes_per_cycle,
+      Dimension::cycles};
+  for (Dimension dimension : kDimensions) {
+    try {
+      const auto value = static_cast<double>(parse_quantity(text, dimension));
+      return dimension == Dimension::time ? value / 1e12 : value;
+    } catch (const QuantityError&) {
+    }
+  }
+  return std::nan("");
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,102 @@
+// One row of a sweep's results: typed cells in the order they were produced, named by columns
+// that all rows share. A row is written as a JSON line (its cells in its own order, so a line
+// never depends on the rows before it) and as a CSV line (in the column order of the header).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ridgeline {
+
+using ColumnId = std::uint32_t;
+
+struct Cell {
+  enum class Kind : std::uint8_t { empty, integer, real, text };
+  Kind kind = Kind::empty;
+  std::uint64_t integer = 0;
+  double real = 0;  ///< kind real: the value; kind text: its number if it reads as one, else NaN
+  std::string text;
+
+  void set_integer(std::uint64_t value) {
+    kind = Kind::integer;
+    integer = value;
+  }
+  /// Non-finite values are no value at all (JSON has no NaN).
+  void set_real(double value) {
+    kind = std::isfinite(value) ? Kind::real : Kind::empty;
+    real = value;
+  }
+  /// A text stands for the number it reads as, if any (number_of_text).
+  void set_text(std::string_view value);
+  /// The number this cell stands for, if any (a text such as "2TB/s" stands for 2e12).
+  std::optional<double> number() const;
+  bool operator==(const Cell& other) const;
+};
+
+/// Every column name met so far, and the order of the CSV header.
+class ColumnTable {
+ public:
+  ColumnId intern(std::string_view name);
+  std::optional<ColumnId> find(std::string_view name) const;
+  const std::string& name(ColumnId id) const { return names_[id]; }
+  std::size_t size() const { return names_.size(); }
+
+  /// The header: each column the first time a row has it, after the column before it in that
+  /// row, so sections stay together whatever order rows of different shapes come in.
+  const std::vector<ColumnId>& order() const { return order_; }
+  /// Adds the row's columns that are not in the header yet; true when there were any.
+  bool place(const class Row& row);
+  /// Takes a header written before (resuming), in place of an empty one.
+  void restore_order(const std::vector<std::string>& header);
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, ColumnId> ids_;
+  std::vector<ColumnId> order_;
+  std::vector<char> placed_;
+};
+
+class Row {
+ public:
+  /// Empties the row, keeping its storage for the next one.
+  void clear();
+  /// A new cell for column `id`, after the others (or the existing one: a column appears once).
+  Cell& add(ColumnId id);
+  const Cell* find(ColumnId id) const;
+  Cell* find(ColumnId id);
+
+  std::size_t size() const { return size_; }
+  ColumnId column(std::size_t i) const { return columns_[i]; }
+  const Cell& cell(std::size_t i) const { return cells_[i]; }
+
+ private:
+  std::vector<ColumnId> columns_;
+  std::vector<Cell> cells_;          // reused: cells keep their string storage between rows
+  std::vector<std::uint32_t> slot_;  // column id -> position + 1; 0 when absent
+  std::size_t size_ = 0;
+};
+
+/// Appends the row as one JSON object and a newline.
+void append_json_line(const Row& row, const ColumnTable& columns, std::string& out);
+/// Appends the row as one CSV line in the header's order (empty fields for absent columns).
+void append_csv_line(const Row& row, const ColumnTable& columns, std::string& out);
+/// The CSV header line.
+std::string csv_header(const ColumnTable& columns);
+
+/// Reads a JSON line written by append_json_line back into `row`; false when it is not one.
+bool parse_json_line(std::string_view line, ColumnTable& columns, Row& row);
+
+/// The number a text stands for: a plain decimal ("64", "1.5") or a quantity with a unit, in
+/// the units result columns use (bytes, bytes/s, seconds, Hz, FLOP/cycle, ...). NaN otherwise.
+double number_of_text(std::string_view text);
+
+/// How the results show a real number: the shortest text that reads back to it.
+std::string format_real(double value);
+
+}  // namespace ridgeline
