@@ -97,8 +97,12 @@ std::string ConfigNode::scalar_text_or_empty() const {
   return node_.IsScalar() ? node_.Scalar() : std::string();
 }
 
+ConfigError ConfigNode::error(const std::string& rule, const std::string& fix) const {
+  return ConfigError(location(), key_path_, scalar_text_or_empty(), rule, fix);
+}
+
 void ConfigNode::fail(const std::string& rule, const std::string& fix) const {
-  throw ConfigError(location(), key_path_, scalar_text_or_empty(), rule, fix);
+  throw error(rule, fix);
 }
 
 void ConfigNode::expect_map() const {

@@ -39,6 +39,8 @@ class ConfigNode {
 
   /// Throws a ConfigError for this node: its location, key path and (if a scalar) value.
   [[noreturn]] void fail(const std::string& rule, const std::string& fix = {}) const;
+  /// The error fail() throws, for a caller that records it instead.
+  ConfigError error(const std::string& rule, const std::string& fix = {}) const;
 
   /// The node at `key_path` (a full key path at or below this node's), or the deepest of its
   /// ancestors present: where a rule found on typed values is reported.

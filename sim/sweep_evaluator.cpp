@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <type_traits>
 
 #include "sim/hardware_config.hpp"
 #include "sim/report.hpp"
@@ -165,6 +166,24 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
       if (!fast) plan.values[b].clear();
     }
   }
+  // Per base, whether every swept key of its root takes the fast way.
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    if (keys_[k]->key_path == "hardware") hardware_file_key_ = k;
+    if (keys_[k]->key_path == "workload") workload_file_key_ = k;
+    if (keys_[k]->is_file()) continue;
+    (plans_[k].hardware_root ? hardware_keys_ : workload_keys_).push_back(k);
+  }
+  auto all_fast = [&](const std::vector<Base>& list, const std::vector<std::size_t>& keys,
+                      bool hardware_root) {
+    std::vector<char> fast(list.size());
+    for (std::size_t b = 0; b < list.size(); ++b) {
+      fast[b] = hardware_root ? list[b].hardware.has_value() : list[b].workload.has_value();
+      for (std::size_t k : keys) fast[b] = fast[b] && plans_[k].fast[b];
+    }
+    return fast;
+  };
+  hardware_fast_ = all_fast(hardware_bases_, hardware_keys_, true);
+  workload_fast_ = all_fast(workload_bases_, workload_keys_, false);
 
   for (const Constraint& constraint : spec.constraints) {
     try {
@@ -223,108 +242,76 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
 
 void SweepEvaluator::decode(std::uint64_t point) {
   spec_.decode(point, indices_);
-  hardware_base_ = 0;
-  workload_base_ = 0;
-  for (std::size_t k = 0; k < keys_.size(); ++k) {
-    if (keys_[k]->key_path == "hardware") hardware_base_ = indices_[key_axis_[k]];
-    if (keys_[k]->key_path == "workload") workload_base_ = indices_[key_axis_[k]];
-  }
+  hardware_base_ = hardware_file_key_ ? indices_[key_axis_[*hardware_file_key_]] : 0;
+  workload_base_ = workload_file_key_ ? indices_[key_axis_[*workload_file_key_]] : 0;
 }
 
 std::vector<PlacedValue> SweepEvaluator::placed_values(bool hardware_root) const {
   std::vector<PlacedValue> placed = spec_.fixed;
-  for (std::size_t k = 0; k < keys_.size(); ++k) {
-    const SweptKey& key = *keys_[k];
-    if (key.is_file() || (key.root() == "hardware") != hardware_root) continue;
-    const AxisValue& value = key.values[indices_[key_axis_[k]]];
-    placed.push_back(PlacedValue{key.key_path, value.node, value.where});
+  for (std::size_t k : hardware_root ? hardware_keys_ : workload_keys_) {
+    const AxisValue& value = keys_[k]->values[indices_[key_axis_[k]]];
+    placed.push_back(PlacedValue{keys_[k]->key_path, value.node, value.where});
   }
   return placed;
 }
 
-bool SweepEvaluator::resolve_hardware() {
-  const Base& base = hardware_bases_[hardware_base_];
-  bool fast = base.hardware.has_value();
-  for (std::size_t k = 0; k < keys_.size() && fast; ++k) {
-    if (!keys_[k]->is_file() && plans_[k].hardware_root) fast = plans_[k].fast[hardware_base_];
-  }
-  if (fast) {
-    config_.hardware = *base.hardware;
-    for (std::size_t k = 0; k < keys_.size(); ++k) {
-      if (keys_[k]->is_file() || !plans_[k].hardware_root) continue;
-      const KeyPlan::Entry& entry = plans_[k].values[hardware_base_][indices_[key_axis_[k]]];
+template <class Params>
+bool SweepEvaluator::resolve(Params& out) {
+  constexpr bool kHardware = std::is_same_v<Params, HardwareParams>;
+  const std::size_t b = kHardware ? hardware_base_ : workload_base_;
+  const Base& base = kHardware ? hardware_bases_[b] : workload_bases_[b];
+  const std::vector<std::size_t>& keys = kHardware ? hardware_keys_ : workload_keys_;
+  if ((kHardware ? hardware_fast_ : workload_fast_)[b]) {
+    if constexpr (kHardware) {
+      out = *base.hardware;
+    } else {
+      out = *base.workload;
+    }
+    for (std::size_t k : keys) {
+      const KeyPlan::Entry& entry = plans_[k].values[b][indices_[key_axis_[k]]];
       if (!entry.error.empty()) {
         failure_ = entry.error;
         return false;
       }
-      plans_[k].setter->hardware(config_.hardware, *entry.hardware);
-    }
-    return true;
-  }
-  std::vector<std::uint32_t> key;
-  for (std::size_t k = 0; k < keys_.size(); ++k)
-    if (!keys_[k]->is_file() && plans_[k].hardware_root) key.push_back(indices_[key_axis_[k]]);
-  if (!last_hardware_ || last_hardware_->base != hardware_base_ || last_hardware_->indices != key) {
-    auto resolved = std::make_unique<Resolved>();
-    resolved->base = hardware_base_;
-    resolved->indices = key;
-    ++slow_documents_;
-    try {
-      resolved->hardware = parse_hardware(
-          load_document_text(base.file, base.text, "hardware", {}, placed_values(true)));
-    } catch (const ConfigError& error) {
-      resolved->error = error.what();
-    }
-    last_hardware_ = std::move(resolved);
-  }
-  if (!last_hardware_->error.empty()) {
-    failure_ = last_hardware_->error;
-    return false;
-  }
-  config_.hardware = last_hardware_->hardware;
-  return true;
-}
-
-bool SweepEvaluator::resolve_workload() {
-  const Base& base = workload_bases_[workload_base_];
-  bool fast = base.workload.has_value();
-  for (std::size_t k = 0; k < keys_.size() && fast; ++k) {
-    if (!keys_[k]->is_file() && !plans_[k].hardware_root) fast = plans_[k].fast[workload_base_];
-  }
-  if (fast) {
-    config_.workload = *base.workload;
-    for (std::size_t k = 0; k < keys_.size(); ++k) {
-      if (keys_[k]->is_file() || plans_[k].hardware_root) continue;
-      const KeyPlan::Entry& entry = plans_[k].values[workload_base_][indices_[key_axis_[k]]];
-      if (!entry.error.empty()) {
-        failure_ = entry.error;
-        return false;
+      if constexpr (kHardware) {
+        plans_[k].setter->hardware(out, *entry.hardware);
+      } else {
+        plans_[k].setter->workload(out, *entry.workload);
       }
-      plans_[k].setter->workload(config_.workload, *entry.workload);
     }
     return true;
   }
-  std::vector<std::uint32_t> key;
-  for (std::size_t k = 0; k < keys_.size(); ++k)
-    if (!keys_[k]->is_file() && !plans_[k].hardware_root) key.push_back(indices_[key_axis_[k]]);
-  if (!last_workload_ || last_workload_->base != workload_base_ || last_workload_->indices != key) {
+  // The slow way: the whole document, unless it is the one read last time.
+  std::unique_ptr<Resolved>& last = kHardware ? last_hardware_ : last_workload_;
+  std::vector<std::uint32_t> values;
+  for (std::size_t k : keys) values.push_back(indices_[key_axis_[k]]);
+  if (!last || last->base != b || last->indices != values) {
     auto resolved = std::make_unique<Resolved>();
-    resolved->base = workload_base_;
-    resolved->indices = key;
+    resolved->base = b;
+    resolved->indices = values;
     ++slow_documents_;
     try {
-      resolved->workload = parse_workload_fields(
-          load_document_text(base.file, base.text, "workload", {}, placed_values(false)));
+      const ConfigNode document = load_document_text(
+          base.file, base.text, kHardware ? "hardware" : "workload", {}, placed_values(kHardware));
+      if constexpr (kHardware) {
+        resolved->hardware = parse_hardware(document);
+      } else {
+        resolved->workload = parse_workload_fields(document);
+      }
     } catch (const ConfigError& error) {
       resolved->error = error.what();
     }
-    last_workload_ = std::move(resolved);
+    last = std::move(resolved);
   }
-  if (!last_workload_->error.empty()) {
-    failure_ = last_workload_->error;
+  if (!last->error.empty()) {
+    failure_ = last->error;
     return false;
   }
-  config_.workload = last_workload_->workload;
+  if constexpr (kHardware) {
+    out = last->hardware;
+  } else {
+    out = last->workload;
+  }
   return true;
 }
 
@@ -332,36 +319,38 @@ bool SweepEvaluator::resolve_workload() {
 // key, else at the base file's.
 std::string SweepEvaluator::located(const Violation& violation) const {
   const bool hardware_root = violation.key_path.rfind("hardware", 0) == 0;
-  try {
-    const std::vector<PlacedValue> placed = placed_values(hardware_root);
-    for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
-      if (!at_or_below(violation.key_path, it->key_path)) continue;
-      // Down to the key inside the value, with fresh handles (assigning to a yaml-cpp handle
-      // would write into the sweep file's tree) and const look-ups (which add no keys).
-      std::vector<YAML::Node> chain{it->value};
-      std::string rest = violation.key_path.substr(it->key_path.size());
-      while (!rest.empty()) {
-        rest.erase(0, 1);  // the dot
-        const auto dot = rest.find('.');
-        const std::string part = rest.substr(0, dot);
-        rest = dot == std::string::npos ? std::string() : rest.substr(dot);
-        const YAML::Node& parent = chain.back();
-        if (!parent.IsMap() || !parent[part].IsDefined()) break;
-        chain.push_back(parent[part]);
-      }
-      auto document = std::make_shared<ConfigDocument>();
-      document->path = spec_.path;
-      document->placed[it->key_path] = it->where;
-      ConfigNode(chain.back(), violation.key_path, document).fail(violation.rule, violation.fix);
+  for (std::size_t k : hardware_root ? hardware_keys_ : workload_keys_) {
+    const SweptKey& key = *keys_[k];
+    if (!at_or_below(violation.key_path, key.key_path)) continue;
+    const AxisValue& value = key.values[indices_[key_axis_[k]]];
+    // Down to the key inside the value, with fresh handles (assigning to a yaml-cpp handle
+    // would write into the sweep file's tree) and const look-ups (which add no keys).
+    std::vector<YAML::Node> chain{value.node};
+    std::string rest = violation.key_path.substr(key.key_path.size());
+    while (!rest.empty()) {
+      rest.erase(0, 1);  // the dot
+      const auto dot = rest.find('.');
+      const std::string part = rest.substr(0, dot);
+      rest = dot == std::string::npos ? std::string() : rest.substr(dot);
+      const YAML::Node& parent = chain.back();
+      if (!parent.IsMap() || !parent[part].IsDefined()) break;
+      chain.push_back(parent[part]);
     }
-    const Base& base =
-        hardware_root ? hardware_bases_[hardware_base_] : workload_bases_[workload_base_];
-    if (base.tree) base.tree->find(violation.key_path).fail(violation.rule, violation.fix);
-    throw ConfigError(SourceLocation{base.file, 0, 0}, violation.key_path, "", violation.rule,
-                      violation.fix);
-  } catch (const ConfigError& error) {
-    return error.what();
+    auto document = std::make_shared<ConfigDocument>();
+    document->path = spec_.path;
+    document->placed[key.key_path] = value.where;
+    return ConfigNode(chain.back(), violation.key_path, document)
+        .error(violation.rule, violation.fix)
+        .what();
   }
+  // Not swept: where the base document (with the `set:` values) has it.
+  const Base& base =
+      hardware_root ? hardware_bases_[hardware_base_] : workload_bases_[workload_base_];
+  if (base.tree)
+    return base.tree->find(violation.key_path).error(violation.rule, violation.fix).what();
+  return ConfigError(SourceLocation{base.file, 0, 0}, violation.key_path, "", violation.rule,
+                     violation.fix)
+      .what();
 }
 
 void SweepEvaluator::add_inputs(Row& row) {
@@ -427,7 +416,7 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
     set_status(row, PointStatus::failed, reason);
     return PointStatus::failed;
   };
-  if (!resolve_hardware() || !resolve_workload()) return fail(failure_);
+  if (!resolve(config_.hardware) || !resolve(config_.workload)) return fail(failure_);
   if (auto violation = check_rules(config_.workload)) return fail(located(*violation));
   if (auto violation = check_data_type(config_.hardware, config_.workload))
     return fail(located(*violation));

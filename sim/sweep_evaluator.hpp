@@ -75,9 +75,10 @@ class SweepEvaluator {
   struct Resolved;
 
   void decode(std::uint64_t point);
-  // Resolves the typed parameters of one root; false (with the reason in failure_) on an error.
-  bool resolve_hardware();
-  bool resolve_workload();
+  // Resolves the typed parameters of one root (HardwareParams or WorkloadSpec, the latter with
+  // each key's own rules only); false, with the reason in failure_, on an error.
+  template <class Params>
+  bool resolve(Params& out);
   std::vector<PlacedValue> placed_values(bool hardware_root) const;
   std::string located(const Violation& violation) const;
   void add_inputs(Row& row);
@@ -91,7 +92,13 @@ class SweepEvaluator {
   std::vector<std::size_t> key_axis_;  // axis of each key
   std::vector<Base> hardware_bases_;
   std::vector<Base> workload_bases_;
-  std::vector<KeyPlan> plans_;  // per key (file axes have none set up)
+  std::vector<KeyPlan> plans_;              // per key (file axes have none set up)
+  std::vector<std::size_t> hardware_keys_;  // swept keys below hardware:, workload:
+  std::vector<std::size_t> workload_keys_;
+  std::optional<std::size_t> hardware_file_key_;  // the axis of files, if any
+  std::optional<std::size_t> workload_file_key_;
+  std::vector<char> hardware_fast_;  // per base: every swept key takes the fast way
+  std::vector<char> workload_fast_;
   std::vector<Expression> constraints_;
   ShapeCache shapes_;
   std::vector<char> shape_checked_;

@@ -187,7 +187,7 @@ SweepManifest read_manifest(const std::string& directory) {
 }
 
 ResultsDirectory::ResultsDirectory(std::string directory, ColumnTable& columns, bool batched)
-    : directory_(std::move(directory)), columns_(columns), batched_(batched) {}
+    : directory_(std::move(directory)), columns_(columns), batched_(batched), writer_(columns) {}
 
 ResultsDirectory::~ResultsDirectory() {
   try {
@@ -295,14 +295,14 @@ std::uint64_t ResultsDirectory::open(const SweepManifest& manifest, const std::s
 }
 
 void ResultsDirectory::append(const Row& row) {
-  append_json_line(row, columns_, jsonl_buffer_);
-  if (columns_.place(row)) {
-    // A new column: the header changes, so the CSV is written again, this row included.
+  const bool new_columns = columns_.place(row);
+  writer_.write(row, &jsonl_buffer_, new_columns ? nullptr : &csv_buffer_);
+  if (new_columns) {
+    // The header changes, so the CSV is written again, this row included.
     flush();
     rewrite_csv();
     return;
   }
-  append_csv_line(row, columns_, csv_buffer_);
   if (!batched_ || jsonl_buffer_.size() >= kBatchBytes) flush();
 }
 
@@ -329,7 +329,7 @@ void ResultsDirectory::rewrite_csv() {
   Row row;
   for_each_line(jsonl_path(), [&](std::string_view line) {
     parse_json_line(line, columns_, row);
-    append_csv_line(row, columns_, out);
+    writer_.write(row, nullptr, &out);
     if (out.size() >= kBatchBytes) {
       write_all(fd, out, temporary);
       out.clear();

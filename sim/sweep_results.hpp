@@ -73,6 +73,7 @@ class ResultsDirectory {
   std::string directory_;
   ColumnTable& columns_;
   bool batched_;
+  RowWriter writer_;
   int lock_fd_ = -1;
   int jsonl_fd_ = -1;
   int csv_fd_ = -1;

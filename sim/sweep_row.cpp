@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdlib>
@@ -146,7 +147,14 @@ void append_integer(std::uint64_t value, std::string& out) {
 
 void append_json_string(std::string_view text, std::string& out) {
   out += '"';
-  for (char c : text) {
+  for (;;) {
+    // Plain runs in one go; only quotes, backslashes and control characters need escapes.
+    const auto special = std::find_if(text.begin(), text.end(), [](char c) {
+      return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+    });
+    out.append(text.begin(), special);
+    if (special == text.end()) break;
+    const char c = *special;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -164,12 +172,9 @@ void append_json_string(std::string_view text, std::string& out) {
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
+        out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
     }
+    text.remove_prefix(static_cast<std::size_t>(special - text.begin()) + 1);
   }
   out += '"';
 }
@@ -189,55 +194,63 @@ void append_csv_field(std::string_view text, std::string& out) {
 
 }  // namespace
 
-void append_json_line(const Row& row, const ColumnTable& columns, std::string& out) {
-  out += '{';
-  bool first = true;
+void RowWriter::write(const Row& row, std::string* json, std::string* csv) {
+  if (cache_.size() < columns_.size()) cache_.resize(columns_.size());
+  if (json) *json += '{';
   for (std::size_t i = 0; i < row.size(); ++i) {
+    const ColumnId id = row.column(i);
     const Cell& cell = row.cell(i);
-    if (!first) out += ',';
-    first = false;
-    append_json_string(columns.name(row.column(i)), out);
-    out += ':';
-    switch (cell.kind) {
-      case Cell::Kind::integer:
-        append_integer(cell.integer, out);
-        break;
-      case Cell::Kind::real:
-        append_real(cell.real, out);
-        break;
-      case Cell::Kind::text:
-        append_json_string(cell.text, out);
-        break;
-      case Cell::Kind::empty:
-        out += "null";
-        break;
+    Column& column = cache_[id];
+    if (!column.formatted || !(column.last == cell)) {
+      column.json_value.clear();
+      column.csv_value.clear();
+      switch (cell.kind) {
+        case Cell::Kind::integer:
+          append_integer(cell.integer, column.json_value);
+          column.csv_value = column.json_value;
+          break;
+        case Cell::Kind::real:
+          append_real(cell.real, column.json_value);
+          column.csv_value = column.json_value;
+          break;
+        case Cell::Kind::text:
+          append_json_string(cell.text, column.json_value);
+          append_csv_field(cell.text, column.csv_value);
+          break;
+        case Cell::Kind::empty:
+          column.json_value = "null";
+          break;
+      }
+      column.last = cell;
+      column.formatted = true;
+    }
+    if (json) {
+      if (column.json_key.empty()) {
+        append_json_string(columns_.name(id), column.json_key);
+        column.json_key += ':';
+      }
+      if (i > 0) *json += ',';
+      *json += column.json_key;
+      *json += column.json_value;
     }
   }
-  out += "}\n";
+  if (json) *json += "}\n";
+  if (!csv) return;
+  bool first = true;
+  for (ColumnId id : columns_.order()) {
+    if (!first) *csv += ',';
+    first = false;
+    if (row.find(id) != nullptr) *csv += cache_[id].csv_value;
+  }
+  *csv += '\n';
+}
+
+void append_json_line(const Row& row, const ColumnTable& columns, std::string& out) {
+  RowWriter(columns).write(row, &out, nullptr);
 }
 
 void append_csv_line(const Row& row, const ColumnTable& columns, std::string& out) {
-  bool first = true;
-  for (ColumnId id : columns.order()) {
-    if (!first) out += ',';
-    first = false;
-    const Cell* cell = row.find(id);
-    if (cell == nullptr) continue;
-    switch (cell->kind) {
-      case Cell::Kind::integer:
-        append_integer(cell->integer, out);
-        break;
-      case Cell::Kind::real:
-        append_real(cell->real, out);
-        break;
-      case Cell::Kind::text:
-        append_csv_field(cell->text, out);
-        break;
-      case Cell::Kind::empty:
-        break;
-    }
-  }
-  out += '\n';
+  RowWriter(columns).write(row, nullptr, &out);
 }
 
 std::string csv_header(const ColumnTable& columns) {

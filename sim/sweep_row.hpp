@@ -82,6 +82,28 @@ class Row {
   std::size_t size_ = 0;
 };
 
+/// Writes rows as a JSON object on one line (cells in the row's order) and as a CSV line (in the
+/// header's order, empty fields for absent columns). Each cell is formatted once for both, and a
+/// column whose value is the same as in the row before reuses its text: most inputs and many
+/// figures stay put from one point to the next.
+class RowWriter {
+ public:
+  explicit RowWriter(const ColumnTable& columns) : columns_(columns) {}
+  /// Appends the row's lines to `json` and `csv` (either may be null).
+  void write(const Row& row, std::string* json, std::string* csv);
+
+ private:
+  struct Column {
+    std::string json_key;  // "name":
+    Cell last;
+    bool formatted = false;
+    std::string json_value;
+    std::string csv_value;
+  };
+  const ColumnTable& columns_;
+  std::vector<Column> cache_;
+};
+
 /// Appends the row as one JSON object and a newline.
 void append_json_line(const Row& row, const ColumnTable& columns, std::string& out);
 /// Appends the row as one CSV line in the header's order (empty fields for absent columns).

@@ -29,8 +29,8 @@ void resolve_objectives(const SweepSpec& spec, bool analytical, const SweepEvalu
   objectives.clear();
   std::vector<std::string> left_out;  // need simulated figures, in an analytical sweep
   const std::set<std::string> known = evaluator.known_columns(!analytical);
-  const std::set<std::string> simulated = analytical ? evaluator.known_columns(true)
-                                                     : std::set<std::string>();
+  const std::set<std::string> simulated =
+      analytical ? evaluator.known_columns(true) : std::set<std::string>();
   for (const Objective& objective :
        spec.objectives.empty() ? default_objectives(analytical) : spec.objectives) {
     if (!objective.node) {  // the defaults
@@ -69,7 +69,8 @@ void resolve_objectives(const SweepSpec& spec, bool analytical, const SweepEvalu
   }
 
   pareto = spec.pareto;
-  if (!spec.pareto_node && objectives.size() >= 2) pareto = {objectives[0].name, objectives[1].name};
+  if (!spec.pareto_node && objectives.size() >= 2)
+    pareto = {objectives[0].name, objectives[1].name};
   for (const auto& name : pareto) {
     if (std::find(left_out.begin(), left_out.end(), name) != left_out.end()) {
       pareto.clear();  // noted above

@@ -59,10 +59,10 @@ struct SweepSpec {
   std::vector<PlacedValue> fixed;  ///< `set:`, applied to every point before the axes
   std::vector<Axis> axes;
   std::vector<Constraint> constraints;
-  std::vector<Objective> objectives;  ///< as written; empty for the defaults
-  std::vector<std::string> pareto;    ///< two objective names; empty for the default
+  std::vector<Objective> objectives;      ///< as written; empty for the defaults
+  std::vector<std::string> pareto;        ///< two objective names; empty for the default
   std::optional<ConfigNode> pareto_node;  ///< set when the file gives `pareto:` ([] for none)
-  std::uint64_t points = 1;  ///< the product of the axes' sizes
+  std::uint64_t points = 1;               ///< the product of the axes' sizes
 
   /// Each axis's value index for `point` (first axis slowest).
   void decode(std::uint64_t point, std::vector<std::uint32_t>& indices) const;
