@@ -52,12 +52,19 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
-ChildPool::ChildPool(std::string program, unsigned jobs, double timeout_s)
-    : program_(std::move(program)), jobs_(std::max(1u, jobs)), timeout_s_(timeout_s) {
-  char directory_template[] = "/tmp/ridgeline-children-XXXXXX";
-  const char* directory = mkdtemp(directory_template);
-  if (directory == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
-  directory_ = directory;
+ChildPool::ChildPool(std::string program, unsigned jobs, double timeout_s, std::string scratch)
+    : program_(std::move(program)),
+      jobs_(std::max(1u, jobs)),
+      timeout_s_(timeout_s),
+      directory_(std::move(scratch)) {
+  if (directory_.empty()) {
+    char directory_template[] = "/tmp/ridgeline-children-XXXXXX";
+    const char* directory = mkdtemp(directory_template);
+    if (directory == nullptr)
+      throw std::runtime_error("cannot create a temporary directory in /tmp");
+    directory_ = directory;
+    own_directory_ = true;
+  }
   // SIGCHLD stays pending until wait() takes it, so none is lost between two checks.
   sigset_t child;
   sigemptyset(&child);
@@ -71,11 +78,12 @@ ChildPool::~ChildPool() {
     waitpid(pid, nullptr, 0);
     std::remove(running.error_path.c_str());
   }
-  rmdir(directory_.c_str());
+  if (own_directory_) rmdir(directory_.c_str());
   sigprocmask(SIG_SETMASK, &previous_mask_, nullptr);
 }
 
-void ChildPool::start(std::uint64_t tag, const std::vector<std::string>& arguments) {
+void ChildPool::start(std::uint64_t tag, const std::vector<std::string>& arguments,
+                      const std::string& directory) {
   const std::string error_path = directory_ + "/" + std::to_string(started_++) + ".err";
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program_.c_str()));
@@ -95,6 +103,7 @@ void ChildPool::start(std::uint64_t tag, const std::vector<std::string>& argumen
     dup2(null, STDOUT_FILENO);
     dup2(error, STDERR_FILENO);
     sigprocmask(SIG_SETMASK, &previous_mask_, nullptr);
+    if (!directory.empty() && chdir(directory.c_str()) != 0) _exit(127);
     execv(program_.c_str(), argv.data());
     _exit(127);
   }

@@ -35,7 +35,10 @@ std::string self_executable();
 class ChildPool {
  public:
   /// `timeout_s` > 0: a child still running after that long is killed and reported timed out.
-  ChildPool(std::string program, unsigned jobs, double timeout_s = 0);
+  /// `scratch`: an existing folder for the children's stderr files (default: a new one in /tmp,
+  /// removed at the end; a folder of the caller's survives this process being killed in its
+  /// own place, where the caller can clear it).
+  ChildPool(std::string program, unsigned jobs, double timeout_s = 0, std::string scratch = {});
   ~ChildPool();
   ChildPool(const ChildPool&) = delete;
   ChildPool& operator=(const ChildPool&) = delete;
@@ -43,8 +46,10 @@ class ChildPool {
   bool has_room() const { return running_.size() < jobs_; }
   std::size_t running() const { return running_.size(); }
 
-  /// Starts a child with `arguments`; `tag` comes back with its result.
-  void start(std::uint64_t tag, const std::vector<std::string>& arguments);
+  /// Starts a child with `arguments` (in `directory`, if given); `tag` comes back with its
+  /// result.
+  void start(std::uint64_t tag, const std::vector<std::string>& arguments,
+             const std::string& directory = {});
   /// Waits until a child ends (or is killed at its time limit). Needs running() > 0.
   std::pair<std::uint64_t, ChildResult> wait();
 
@@ -60,6 +65,7 @@ class ChildPool {
   unsigned jobs_;
   double timeout_s_;
   std::string directory_;  // stderr files
+  bool own_directory_ = false;
   std::map<pid_t, Running> running_;
   std::uint64_t started_ = 0;
   sigset_t previous_mask_{};

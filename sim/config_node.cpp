@@ -286,8 +286,7 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
 
 }  // namespace
 
-ConfigNode load_document(const std::string& path, std::string_view root,
-                         const std::vector<std::string>& overrides) {
+std::string read_config_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
@@ -295,7 +294,12 @@ ConfigNode load_document(const std::string& path, std::string_view root,
   }
   std::stringstream contents;
   contents << file.rdbuf();
-  return load_document_text(path, contents.str(), root, overrides);
+  return contents.str();
+}
+
+ConfigNode load_document(const std::string& path, std::string_view root,
+                         const std::vector<std::string>& overrides) {
+  return load_document_text(path, read_config_file(path), root, overrides);
 }
 
 ConfigNode load_document_text(const std::string& path, const std::string& text,

@@ -79,6 +79,9 @@ class ConfigNode {
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string>& candidates);
 
+/// A configuration file's contents. Throws ConfigError when it cannot be read.
+std::string read_config_file(const std::string& path);
+
 /// Loads a YAML file whose top level is the single key `root` (hardware:, workload:); applies
 /// `--set` overrides first. Malformed YAML, unreadable files and a wrong top level are errors.
 ConfigNode load_document(const std::string& path, std::string_view root,

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <type_traits>
 
 #include "sim/hardware_config.hpp"
@@ -59,17 +57,6 @@ struct SweepEvaluator::Resolved {
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
-                      "check the path and that it is readable");
-  }
-  std::stringstream contents;
-  contents << file.rdbuf();
-  return contents.str();
-}
-
 bool at_or_below(const std::string& path, const std::string& key) {
   return path == key || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
                          path[key.size()] == '.');
@@ -100,7 +87,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
     for (const auto& file : files) {
       Base base;
       base.file = file;
-      base.text = read_text(file);
+      base.text = read_config_file(file);
       try {
         base.tree = load_document_text(file, base.text, root, {}, spec.fixed);
         if (root == "hardware") {

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "sim/output_file.hpp"
 
@@ -23,13 +22,6 @@ constexpr std::size_t kBatchBytes = 1 << 16;
 [[noreturn]] void directory_error(const std::string& path, const std::string& rule,
                                   const std::string& fix) {
   throw ConfigError(SourceLocation{path, 0, 0}, "", "", rule, fix);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 void write_all(int fd, const std::string& data, const std::string& path) {
@@ -124,7 +116,7 @@ std::string sweep_fingerprint(const SweepSpec& spec) {
   for (const auto& file : files) {
     if (file.empty()) continue;
     hash = fnv1a(hash, "\n--- file ---\n");
-    hash = fnv1a(hash, read_text(file));
+    hash = fnv1a(hash, read_config_file(file));
   }
   char text[17];
   std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));

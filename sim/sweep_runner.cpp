@@ -118,7 +118,11 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
                    std::uint64_t resumed, SweepEvaluator& evaluator, ColumnTable& columns,
                    ResultsDirectory& results, SweepSummary& summary, SweepProgress& progress) {
   const RowHead& head = evaluator.head();
-  ChildPool pool(self_executable(), options.jobs, options.point_timeout_s);
+  // The children's stderr, in DIR: what a killed sweep leaves there is cleared by the next run.
+  const std::string scratch = results.directory() + "/.running";
+  std::filesystem::remove_all(scratch);
+  std::filesystem::create_directories(scratch);
+  ChildPool pool(self_executable(), options.jobs, options.point_timeout_s, scratch);
   std::map<std::uint64_t, Row> ready;  // finished, waiting for the points before them
   std::uint64_t next_write = resumed;
   std::uint64_t next_start = resumed;
@@ -172,8 +176,9 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
         continue;
       }
       std::filesystem::remove(directory + "/report.json");
-      pool.start(k, {"run", directory + "/hardware.yaml", directory + "/workload.yaml", "--quiet",
-                     "--json", directory + "/report.json"});
+      // Run in the point's folder, so that its report names its files wherever DIR goes.
+      pool.start(k, {"run", "hardware.yaml", "workload.yaml", "--quiet", "--json", "report.json"},
+                 directory);
     }
     write_ready();
     if (pool.running() == 0) continue;
@@ -199,6 +204,7 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
     keep(k, std::move(row), true);
     write_ready();
   }
+  std::filesystem::remove_all(scratch);
 }
 
 }  // namespace

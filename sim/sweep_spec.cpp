@@ -7,7 +7,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "sim/quantity.hpp"
 
@@ -343,16 +342,7 @@ std::vector<const SweptKey*> SweepSpec::swept_keys() const {
 SweepSpec load_sweep(const std::string& path) {
   SweepSpec spec;
   spec.path = path;
-  {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-      throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
-                        "check the path and that it is readable");
-    }
-    std::stringstream contents;
-    contents << file.rdbuf();
-    spec.text = contents.str();
-  }
+  spec.text = read_config_file(path);
   const ConfigNode sweep = load_document_text(path, spec.text, "sweep", {});
 
   for (const char* root : {"hardware", "workload"}) {

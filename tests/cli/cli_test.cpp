@@ -7,36 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/cli/cli_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-Outcome ridgeline(const std::string& arguments) {
-  const std::string base = ::testing::TempDir() + "ridgeline_cli_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string command =
-      std::string(RIDGELINE_BINARY) + " " + arguments + " >" + base + ".out 2>" + base + ".err";
-  const int status = std::system(command.c_str());
-  Outcome outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"),
-                  slurp(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return outcome;
-}
+using test::Outcome;
+using test::ridgeline;
+using test::slurp;
 
 const std::string kSeed = test::config_path("hardware/seed.yaml");
 const std::string kT64 = test::config_path("workloads/seed/gemm-4096-t64-double.yaml");
