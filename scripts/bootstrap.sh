@@ -13,6 +13,7 @@ packages=(
   libfmt-dev            # text output
   libgtest-dev libgmock-dev  # tests
   libbenchmark-dev      # bench/
+  parallel              # GNU parallel: the sweep test runs shards through it
 )
 
 missing=()

@@ -196,53 +196,52 @@ void append_csv_field(std::string_view text, std::string& out) {
 
 void RowWriter::write(const Row& row, std::string* json, std::string* csv) {
   if (cache_.size() < columns_.size()) cache_.resize(columns_.size());
-  if (json) *json += '{';
+  // Each cell's text, formatted only when its value changed since the row before.
   for (std::size_t i = 0; i < row.size(); ++i) {
-    const ColumnId id = row.column(i);
     const Cell& cell = row.cell(i);
-    Column& column = cache_[id];
-    if (!column.formatted || !(column.last == cell)) {
-      column.json_value.clear();
-      column.csv_value.clear();
-      switch (cell.kind) {
-        case Cell::Kind::integer:
-          append_integer(cell.integer, column.json_value);
-          column.csv_value = column.json_value;
-          break;
-        case Cell::Kind::real:
-          append_real(cell.real, column.json_value);
-          column.csv_value = column.json_value;
-          break;
-        case Cell::Kind::text:
-          append_json_string(cell.text, column.json_value);
-          append_csv_field(cell.text, column.csv_value);
-          break;
-        case Cell::Kind::empty:
-          column.json_value = "null";
-          break;
-      }
-      column.last = cell;
-      column.formatted = true;
+    Column& column = cache_[row.column(i)];
+    if (column.formatted && column.last == cell) continue;
+    column.json_piece.clear();
+    append_json_string(columns_.name(row.column(i)), column.json_piece);
+    column.json_piece += ':';
+    column.csv_value.clear();
+    switch (cell.kind) {
+      case Cell::Kind::integer:
+        append_integer(cell.integer, column.csv_value);
+        column.json_piece += column.csv_value;
+        break;
+      case Cell::Kind::real:
+        append_real(cell.real, column.csv_value);
+        column.json_piece += column.csv_value;
+        break;
+      case Cell::Kind::text:
+        append_json_string(cell.text, column.json_piece);
+        append_csv_field(cell.text, column.csv_value);
+        break;
+      case Cell::Kind::empty:
+        column.json_piece += "null";
+        break;
     }
-    if (json) {
-      if (column.json_key.empty()) {
-        append_json_string(columns_.name(id), column.json_key);
-        column.json_key += ':';
-      }
-      if (i > 0) *json += ',';
-      *json += column.json_key;
-      *json += column.json_value;
+    column.last = cell;
+    column.formatted = true;
+  }
+  if (json) {
+    json->push_back('{');
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) json->push_back(',');
+      json->append(cache_[row.column(i)].json_piece);
     }
+    json->append("}\n");
   }
-  if (json) *json += "}\n";
-  if (!csv) return;
-  bool first = true;
-  for (ColumnId id : columns_.order()) {
-    if (!first) *csv += ',';
-    first = false;
-    if (row.find(id) != nullptr) *csv += cache_[id].csv_value;
+  if (csv) {
+    bool first = true;
+    for (ColumnId id : columns_.order()) {
+      if (!first) csv->push_back(',');
+      first = false;
+      if (row.find(id) != nullptr) csv->append(cache_[id].csv_value);
+    }
+    csv->push_back('\n');
   }
-  *csv += '\n';
 }
 
 void append_json_line(const Row& row, const ColumnTable& columns, std::string& out) {

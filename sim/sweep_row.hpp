@@ -94,10 +94,9 @@ class RowWriter {
 
  private:
   struct Column {
-    std::string json_key;  // "name":
     Cell last;
     bool formatted = false;
-    std::string json_value;
+    std::string json_piece;  // "name":value
     std::string csv_value;
   };
   const ColumnTable& columns_;
