@@ -134,9 +134,14 @@ std::string SweepSummary::text() const {
     });
     out += fmt::format("\nPareto front of {} ({}) and {} ({}): {} point{}\n", a.name, goal(a),
                        b.name, goal(b), front.size(), front.size() == 1 ? "" : "s");
-    for (const FrontPoint& p : front) {
+    constexpr std::size_t kShown = 20;  // summary.json has them all
+    for (std::size_t i = 0; i < front.size() && i < kShown; ++i) {
+      const FrontPoint& p = front[i];
       out += fmt::format("  point {}: {} = {:.6g}, {} = {:.6g}\n      {}\n", p.point, a.name, p.a,
                          b.name, p.b, p.inputs);
+    }
+    if (front.size() > kShown) {
+      out += fmt::format("  ... and {} more (all in summary.json)\n", front.size() - kShown);
     }
   }
   return out;
