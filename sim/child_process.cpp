@@ -25,7 +25,12 @@ std::string self_executable() {
 }
 
 std::string ChildResult::failure() const {
-  if (timed_out) return "timed out after " + std::to_string(wall_s) + " s (--point-timeout)";
+  // The limit, not the time it took: the same words whenever it happens.
+  if (timed_out) {
+    std::ostringstream text;
+    text << "timed out after " << limit_s << " s (--point-timeout)";
+    return text.str();
+  }
   if (signal != 0) {
     const char* name = sigabbrev_np(signal);
     return std::string("the simulation died of signal ") + std::to_string(signal) +
@@ -123,6 +128,7 @@ std::pair<std::uint64_t, ChildResult> ChildPool::wait() {
       if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
       if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
       result.timed_out = it->second.killed;
+      if (result.timed_out) result.limit_s = timeout_s_;
       result.wall_s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.started)
               .count();

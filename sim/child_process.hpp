@@ -18,6 +18,7 @@ struct ChildResult {
   int exit_code = -1;      ///< the child's exit status; -1 when it did not exit normally
   int signal = 0;          ///< the signal that ended it, if any
   bool timed_out = false;  ///< killed (SIGKILL) for running past its time limit
+  double limit_s = 0;      ///< that limit, when it did
   double wall_s = 0;       ///< from start to end, seconds
   std::string error_text;  ///< what it wrote to stderr
 

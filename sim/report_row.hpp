@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/config.hpp"
@@ -25,9 +27,14 @@ class ShapeCache {
     if (shape >= ids_.size()) ids_.resize(shape + 1);
     return ids_[shape];
   }
+  /// describe(spec), composed again only when the spec's bytes differ from the last one's
+  /// (formatting it is a third of a row's cost; equal bytes are equal values, so never stale).
+  const std::string& description(const WorkloadSpec& spec);
 
  private:
   std::vector<std::vector<ColumnId>> ids_;
+  std::optional<WorkloadSpec> described_;
+  std::string description_;
 };
 
 /// Appends the report's hardware.*, workload.* and analytical.* leaves for `config` to `row`.

@@ -228,7 +228,17 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
 }
 
 void SweepEvaluator::decode(std::uint64_t point) {
-  spec_.decode(point, indices_);
+  if (decoded_ && point == decoded_point_ + 1 && point < spec_.points) {
+    // The next point: count up like an odometer, last axis fastest (no divisions).
+    for (std::size_t a = indices_.size(); a-- > 0;) {
+      if (++indices_[a] < spec_.axes[a].size()) break;
+      indices_[a] = 0;
+    }
+  } else {
+    spec_.decode(point, indices_);
+  }
+  decoded_ = true;
+  decoded_point_ = point;
   hardware_base_ = hardware_file_key_ ? indices_[key_axis_[*hardware_file_key_]] : 0;
   workload_base_ = workload_file_key_ ? indices_[key_axis_[*workload_file_key_]] : 0;
 }
@@ -306,10 +316,27 @@ bool SweepEvaluator::resolve(Params& out) {
 // key, else at the base file's.
 std::string SweepEvaluator::located(const Violation& violation) const {
   const bool hardware_root = violation.key_path.rfind("hardware", 0) == 0;
+  // Where it is reported depends on which value holds the key: the same violation there reads
+  // the same, so it is composed once (building a ConfigNode costs microseconds).
+  std::optional<std::size_t> holder;
   for (std::size_t k : hardware_root ? hardware_keys_ : workload_keys_) {
-    const SweptKey& key = *keys_[k];
-    if (!at_or_below(violation.key_path, key.key_path)) continue;
-    const AxisValue& value = key.values[indices_[key_axis_[k]]];
+    if (at_or_below(violation.key_path, keys_[k]->key_path)) holder = k;
+  }
+  std::string memo_key = holder
+                             ? fmt::format("{}:{}", *holder, indices_[key_axis_[*holder]])
+                             : fmt::format("{}", hardware_root ? hardware_base_ : workload_base_);
+  memo_key +=
+      fmt::format("|{}|{}|{}|{}", hardware_root, violation.key_path, violation.rule, violation.fix);
+  if (auto it = located_.find(memo_key); it != located_.end()) return it->second;
+  if (located_.size() > 65536) located_.clear();
+  return located_[memo_key] = compose_located(violation, hardware_root, holder);
+}
+
+std::string SweepEvaluator::compose_located(const Violation& violation, bool hardware_root,
+                                            std::optional<std::size_t> holder) const {
+  if (holder) {
+    const SweptKey& key = *keys_[*holder];
+    const AxisValue& value = key.values[indices_[key_axis_[*holder]]];
     // Down to the key inside the value, with fresh handles (assigning to a yaml-cpp handle
     // would write into the sweep file's tree) and const look-ups (which add no keys).
     std::vector<YAML::Node> chain{value.node};

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,8 @@ class SweepEvaluator {
   bool resolve(Params& out);
   std::vector<PlacedValue> placed_values(bool hardware_root) const;
   std::string located(const Violation& violation) const;
+  std::string compose_located(const Violation& violation, bool hardware_root,
+                              std::optional<std::size_t> holder) const;
   void add_inputs(Row& row);
   void add_report_cells(Row& row);
 
@@ -106,6 +109,8 @@ class SweepEvaluator {
 
   // The point being evaluated.
   std::vector<std::uint32_t> indices_;
+  bool decoded_ = false;
+  std::uint64_t decoded_point_ = 0;
   std::size_t hardware_base_ = 0;
   std::size_t workload_base_ = 0;
   RunConfig config_;
@@ -113,6 +118,7 @@ class SweepEvaluator {
   std::unique_ptr<Resolved> last_hardware_;  // the slow path's memory
   std::unique_ptr<Resolved> last_workload_;
   std::uint64_t slow_documents_ = 0;
+  mutable std::unordered_map<std::string, std::string> located_;  // messages already composed
 };
 
 }  // namespace ridgeline

@@ -99,19 +99,9 @@ void Row::clear() {
   size_ = 0;
 }
 
-Cell& Row::add(ColumnId id) {
-  if (id >= slot_.size()) slot_.resize(id + 1, 0);
-  if (slot_[id] != 0) return cells_[slot_[id] - 1];
-  if (size_ == cells_.size()) {
-    cells_.emplace_back();
-    columns_.push_back(id);
-  }
-  columns_[size_] = id;
-  Cell& cell = cells_[size_];
-  cell.kind = Cell::Kind::empty;
-  ++size_;
-  slot_[id] = static_cast<std::uint32_t>(size_);
-  return cell;
+void Row::grow() {
+  cells_.emplace_back();
+  columns_.push_back(0);
 }
 
 const Cell* Row::find(ColumnId id) const {
@@ -201,9 +191,11 @@ void RowWriter::write(const Row& row, std::string* json, std::string* csv) {
     const Cell& cell = row.cell(i);
     Column& column = cache_[row.column(i)];
     if (column.formatted && column.last == cell) continue;
-    column.json_piece.clear();
-    append_json_string(columns_.name(row.column(i)), column.json_piece);
-    column.json_piece += ':';
+    if (column.json_key.empty()) {
+      append_json_string(columns_.name(row.column(i)), column.json_key);
+      column.json_key += ':';
+    }
+    column.json_piece = column.json_key;
     column.csv_value.clear();
     switch (cell.kind) {
       case Cell::Kind::integer:

@@ -379,6 +379,21 @@ TEST_F(SweepTest, ConstraintsSkipAndCapacityFails) {
                 "smaller tile, fewer stages or more SRAM)");
 }
 
+TEST_F(SweepTest, EachRowDescribesItsOwnPoint) {
+  // The description is composed again only when the workload changes: it must never lag.
+  const SweepSpec spec = load_sweep(
+      sweep_file("  axes:\n    - workload.tile.m: [32, 64]\n    - workload.stages: [1, 2]\n"
+                 "    - hardware.hbm.bandwidth: [1TB/s, 2TB/s]\n"));
+  ColumnTable columns;
+  SweepEvaluator evaluator(spec, columns);
+  Row row;
+  const ColumnId description = columns.intern("workload.description");
+  for (std::uint64_t point : {0, 1, 2, 3, 4, 5, 6, 7, 2, 6, 1}) {
+    ASSERT_EQ(evaluator.evaluate(point, row), PointStatus::ok);
+    EXPECT_EQ(row.find(description)->text, describe(evaluator.config().workload)) << point;
+  }
+}
+
 TEST_F(SweepTest, ResolvedDocumentsReadBackToThePoint) {
   const SweepSpec spec = load_sweep(
       sweep_file("  set:\n    workload.register_tile: {m: 4, n: 4}\n"
