@@ -7,8 +7,11 @@
 // 2. Seed/<case>: `ridgeline run` of one of the seed table's 4096^3 cases, each in a child
 //    process (SystemC elaborates once per process). Items are program ops; the child's peak
 //    resident memory is a counter.
+// 3. Hbm/<case>/<mode>: `ridgeline run` on one HBM3 stack (configs/hardware/hbm3-stack.yaml) in
+//    simple and in detailed mode: memory traces of 2 million 64 B accesses (sequential, random),
+//    written to /tmp at start-up, and a vector add of 16 KiB requests. Items are HBM requests.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
-// SystemC events per second, measured in this same run.
+// SystemC events per second, measured in this same run, and what the detailed HBM mode costs.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -92,19 +95,24 @@ void RawEventRate(benchmark::State& state, bool spread) {
 struct Child {
   double peak_rss_mib = 0;
   std::uint64_t ops = 0;
+  std::uint64_t hbm_requests = 0;
 };
 
+const std::string kSeedHardware = std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml";
+
 Child run_ridgeline(const std::string& command, const std::string& workload,
-                    const std::vector<std::string>& overrides) {
+                    const std::vector<std::string>& overrides,
+                    const std::string& hardware = kSeedHardware) {
   const std::string json = "/tmp/ridgeline_bench_" + std::to_string(getpid()) + ".json";
-  std::vector<std::string> arguments{
-      RIDGELINE_BINARY,
-      command,
-      std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml",
-      std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/" + workload,
-      "--quiet",
-      "--json",
-      json};
+  std::vector<std::string> arguments{RIDGELINE_BINARY,
+                                     command,
+                                     hardware,
+                                     workload.front() == '/' ? workload
+                                                             : std::string(RIDGELINE_SOURCE_DIR) +
+                                                                   "/configs/workloads/" + workload,
+                                     "--quiet",
+                                     "--json",
+                                     json};
   for (const auto& o : overrides) {
     arguments.push_back("--set");
     arguments.push_back(o);
@@ -126,25 +134,75 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
   std::ifstream file(json);
   const auto report = nlohmann::json::parse(file);
   if (report.contains("simulated")) child.ops = report["simulated"]["ops"].get<std::uint64_t>();
+  if (report.contains("components")) {
+    const auto& hbm = report["components"]["hbm"];
+    child.hbm_requests = static_cast<std::uint64_t>(hbm["reads"].get<double>()) +
+                         static_cast<std::uint64_t>(hbm["writes"].get<double>());
+  }
   std::remove(json.c_str());
   return child;
 }
 
-void SeedCase(benchmark::State& state, const std::string& workload,
-              const std::vector<std::string>& overrides) {
+// `ridgeline run` once an iteration; items are the child's `items` (program ops, HBM requests).
+void RunCase(benchmark::State& state, const std::string& hardware, const std::string& workload,
+             const std::vector<std::string>& overrides, std::uint64_t Child::*items,
+             const char* items_name) {
   Child child;
-  std::int64_t ops = 0;
+  std::int64_t total = 0;
   for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides);
-    if (child.ops == 0) {
+    child = run_ridgeline("run", workload, overrides, hardware);
+    if (child.*items == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
     }
-    ops += static_cast<std::int64_t>(child.ops);
+    total += static_cast<std::int64_t>(child.*items);
   }
-  state.SetItemsProcessed(ops);
+  state.SetItemsProcessed(total);
   state.counters["peak_rss_MiB"] = child.peak_rss_mib;
-  state.counters["ops"] = static_cast<double>(child.ops);
+  state.counters[items_name] = static_cast<double>(child.*items);
+}
+
+void SeedCase(benchmark::State& state, const std::string& workload,
+              const std::vector<std::string>& overrides) {
+  RunCase(state, kSeedHardware, workload, overrides, &Child::ops, "ops");
+}
+
+// ---------------------------------------------------------------- HBM modes, one stack
+
+const std::string kStackHardware =
+    std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/hbm3-stack.yaml";
+constexpr std::uint64_t kTraceAccesses = 2'000'000;
+
+// A memory_trace workload over `kTraceAccesses` 64 B loads, sequential or random over the stack's
+// 16 GiB; written to /tmp (about 30 MB) the first time a case asks for it.
+std::string write_trace_workload(bool random) {
+  const std::string base = "/tmp/ridgeline_bench_" + std::string(random ? "random" : "sequential");
+  std::ofstream trace(base + ".trace");
+  std::uint64_t state = 1;
+  char line[32];
+  for (std::uint64_t i = 0; i < kTraceAccesses; ++i) {
+    std::uint64_t address = i * 64;
+    if (random) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      address = (state >> 30) % ((16ULL << 30) / 64) * 64;
+    }
+    std::snprintf(line, sizeof line, "LD 0x%llx\n", static_cast<unsigned long long>(address));
+    trace << line;
+  }
+  std::ofstream(base + ".yaml") << "workload:\n  kind: memory_trace\n  path: " << base
+                                << ".trace\n";
+  return base + ".yaml";
+}
+
+// `workload`: a file under configs/workloads/, or "trace:sequential" / "trace:random".
+void HbmCase(benchmark::State& state, const std::string& workload,
+             const std::vector<std::string>& overrides) {
+  static const std::map<std::string, std::string> traces = {
+      {"trace:sequential", write_trace_workload(false)},
+      {"trace:random", write_trace_workload(true)}};
+  const auto trace = traces.find(workload);
+  RunCase(state, kStackHardware, trace != traces.end() ? trace->second : workload, overrides,
+          &Child::hbm_requests, "requests");
 }
 
 // The same process start, configuration and report without the simulation: what every Seed case
@@ -206,6 +264,32 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                   sim_rate / 1e6, rss != rss_.end() ? rss->second : 0);
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
+
+    const bool any_hbm = std::any_of(rates_.begin(), rates_.end(),
+                                     [](const auto& r) { return r.first.rfind("Hbm/", 0) == 0; });
+    if (!any_hbm) return;
+    std::printf("\n  HBM modes on one HBM3 stack (items: HBM requests)\n");
+    std::printf("  %-30s %8s %10s %16s %9s\n", "case", "wall s", "M req/s", "ns/req (sim)",
+                "peak MiB");
+    for (const auto& [name, rates] : rates_) {
+      if (name.rfind("Hbm/", 0) != 0) continue;
+      const double rate = median(rates_, name);
+      const double seconds = median(seconds_, name);
+      // The simulation alone: wall time less the start-up, over the requests (rate x wall time).
+      const double ns_per_request =
+          rate > 0 && seconds > startup ? (seconds - startup) / (rate * seconds) * 1e9 : 0;
+      const auto rss = rss_.find(name);
+      std::printf("  %-30s %8.3f %10.2f %16.1f %9.1f\n", name.c_str() + 4, seconds, rate / 1e6,
+                  ns_per_request, rss != rss_.end() ? rss->second : 0);
+    }
+    for (const char* workload : {"trace-sequential-2M", "trace-random-2M", "vector-add-64M"}) {
+      const double simple = median(seconds_, std::string("Hbm/") + workload + "/simple");
+      const double detailed = median(seconds_, std::string("Hbm/") + workload + "/detailed");
+      if (simple > startup && detailed > startup) {
+        std::printf("  %s: detailed takes %.2f x the simple mode's simulation time\n", workload,
+                    (detailed - startup) / (simple - startup));
+      }
+    }
   }
 
  private:
@@ -257,6 +341,23 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->Iterations(1);
+  }
+  // HBM modes: the same workloads on one stack, simple and detailed.
+  const std::vector<std::pair<std::string, std::string>> hbm_cases = {
+      {"trace-sequential-2M", "trace:sequential"},
+      {"trace-random-2M", "trace:random"},
+      {"vector-add-64M", "vector-add.yaml"},
+  };
+  for (const auto& [name, workload] : hbm_cases) {
+    for (const char* mode : {"simple", "detailed"}) {
+      std::vector<std::string> overrides{std::string("hardware.hbm.mode=") + mode};
+      if (name == "vector-add-64M") overrides.push_back("workload.length=67108864");
+      benchmark::RegisterBenchmark(("Hbm/" + name + "/" + mode).c_str(), HbmCase, workload,
+                                   overrides)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
+    }
   }
   benchmark::Initialize(&argc, argv);
   SummaryReporter reporter;

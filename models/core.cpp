@@ -35,6 +35,27 @@ void CoreStats::visit(const StatVisitor& v) const {
   v("in_flight_limit_s", as_stat(in_flight_limit), "s",
     "next memory request held back by the in-flight limit");
   v("finish_s", as_stat(finish), "s", "when the core's last block retired");
+  v("local_loads", as_stat(local_loads), "requests", "of loads: spilled registers reloaded");
+  v("local_stores", as_stat(local_stores), "requests", "of stores: spilled registers written back");
+  v("local_load_bytes", as_stat(local_load_bytes), "bytes", "of load bytes: local memory");
+  v("local_store_bytes", as_stat(local_store_bytes), "bytes", "of store bytes: local memory");
+  v("barrier_wait_s", as_stat(barrier_wait), "s", "compute idle while a barrier was in progress");
+  v("spill_wait_s", as_stat(spill_wait), "s",
+    "compute idle while a spilled-register reload was outstanding");
+  v("waiting_data_limited_s", as_stat(waiting_data_limited), "s",
+    "of waiting for data: the memory queue was held by the in-flight limit");
+  v("barrier_time_s", as_stat(barrier_time), "s", "summed over barriers: their duration");
+  v("load_time_s", as_stat(load_time), "s", "summed over loads: from issue to the data's arrival");
+  v("resident_block_time_s", as_stat(resident_block_time), "s",
+    "resident blocks integrated over time (block-seconds)");
+  v("resident_warp_time_s", as_stat(resident_warp_time), "s",
+    "resident warps integrated over time (warp-seconds)");
+  v("full_by_blocks_s", as_stat(full_by_blocks), "s",
+    "no further block admitted: max_resident_blocks reached");
+  v("full_by_warps_s", as_stat(full_by_warps), "s", "no further block admitted: warps full");
+  v("full_by_sram_s", as_stat(full_by_sram), "s", "no further block admitted: SRAM full");
+  v("full_by_registers_s", as_stat(full_by_registers), "s",
+    "no further block admitted: register file full");
 }
 
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& params, Clock clock,
@@ -102,12 +123,10 @@ void Core::complete_quietly(const Completion& completion) {
   BlockSlot& block = slots_[completion.slot];
   const Op& o = block.program->ops()[completion.op];
   const Time at = Time::from_ps(completion.time_ps);
-  if (o.is_memory()) {
-    // Room in flight matters only to the next issue decision, at the next wake-up; the
-    // statistics see the request end at its own time.
-    bytes_in_flight_ -= o.hbm_bytes();
-    deferred_releases_.push_back(DeferredRelease{at, o.kind == OpKind::load});
-  }
+  // Room in flight matters only to the next issue decision, at the next wake-up; the
+  // statistics see the request (or barrier) end at its own time.
+  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes();
+  if (o.kind != OpKind::compute) deferred_releases_.push_back(DeferredRelease{at, release_of(o)});
   release_successors(block, completion.slot, completion.op, at);
   ++stats_.ops;
   --block.ops_left;
@@ -116,11 +135,38 @@ void Core::complete_quietly(const Completion& completion) {
 void Core::account_until(Time t) {
   while (!deferred_releases_.empty() && deferred_releases_.front().at <= t) {
     account_span(deferred_releases_.front().at);
-    --requests_in_flight_;
-    if (deferred_releases_.front().is_load) --loads_in_flight_;
+    release_counts(deferred_releases_.front().what);
     deferred_releases_.pop_front();
   }
   account_span(t);
+}
+
+Core::Release Core::release_of(const Op& op) {
+  switch (op.kind) {
+    case OpKind::load:
+      return op.local ? Release::local_load : Release::load;
+    case OpKind::store:
+      return Release::store;
+    default:
+      return Release::barrier;
+  }
+}
+
+void Core::release_counts(Release what) {
+  switch (what) {
+    case Release::local_load:
+      --local_loads_in_flight_;
+      [[fallthrough]];
+    case Release::load:
+      --loads_in_flight_;
+      [[fallthrough]];
+    case Release::store:
+      --requests_in_flight_;
+      break;
+    case Release::barrier:
+      --barriers_in_progress_;
+      break;
+  }
 }
 
 void Core::account_span(Time t) {
@@ -141,22 +187,60 @@ void Core::account_span(Time t) {
     stats_.overlap += busy;
   }
   const Time idle = span - busy;
-  if (loads_in_flight_ > 0 || queued_loads_ > 0) {
+  if (barriers_in_progress_ > 0) {
+    stats_.barrier_wait += idle;
+  } else if (local_loads_in_flight_ > 0 || queued_local_loads_ > 0) {
+    stats_.spill_wait += idle;
+  } else if (loads_in_flight_ > 0 || queued_loads_ > 0) {
     stats_.waiting_data += idle;
+    if (queue_blocked_by_limit_) stats_.waiting_data_limited += idle;
   } else if (active_blocks_ > 0) {
     stats_.draining += idle;
   } else {
     stats_.no_work += idle;
   }
   if (queue_blocked_by_limit_) stats_.in_flight_limit += span;
+  stats_.resident_block_time += Time::from_ps(span.ps() * active_blocks_);
+  stats_.resident_warp_time += Time::from_ps(span.ps() * active_warps_);
+  if (!no_more_blocks_) {
+    switch (refused_by_) {
+      case Refusal::none:
+        break;
+      case Refusal::blocks:
+        stats_.full_by_blocks += span;
+        break;
+      case Refusal::warps:
+        stats_.full_by_warps += span;
+        break;
+      case Refusal::sram:
+        stats_.full_by_sram += span;
+        break;
+      case Refusal::registers:
+        stats_.full_by_registers += span;
+        break;
+    }
+  }
   accounted_until_ = t;
 }
 
 void Core::admit_blocks(Time t) {
-  while (!no_more_blocks_ && active_blocks_ < params_.max_resident_blocks) {
-    if (!sram.timing.allocate(kernel_.sram_bytes_per_block)) break;
+  refused_by_ = Refusal::none;
+  while (!no_more_blocks_) {
+    if (active_blocks_ >= params_.max_resident_blocks) {
+      refused_by_ = Refusal::blocks;
+      break;
+    }
+    if (params_.max_warps != 0 && active_warps_ + kernel_.warps_per_block > params_.max_warps) {
+      refused_by_ = Refusal::warps;
+      break;
+    }
+    if (!sram.timing.allocate(kernel_.sram_bytes_per_block)) {
+      refused_by_ = Refusal::sram;
+      break;
+    }
     if (!registers.timing.allocate(kernel_.register_bytes_per_block)) {
       sram.timing.release(kernel_.sram_bytes_per_block);
+      refused_by_ = Refusal::registers;
       break;
     }
     const std::optional<BlockCoord> coord = blocks->next_block();
@@ -179,6 +263,7 @@ void Core::admit_blocks(Time t) {
     block.pending_issue = program.initial_pending_issues();
     block.buffer_wait_since_ps.assign(program.size(), kNotWaiting);
     ++active_blocks_;
+    active_warps_ += kernel_.warps_per_block;
     stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, active_blocks_);
     for (std::uint32_t op = 0; op < program.size(); ++op) check_ready(block, slot, op, t);
   }
@@ -205,6 +290,7 @@ void Core::start_op(std::uint32_t slot, std::uint32_t op, Time t) {
   switch (o.kind) {
     case OpKind::load:
       ++queued_loads_;
+      if (o.local) ++queued_local_loads_;
       [[fallthrough]];
     case OpKind::store:
       memory_queue_.push_back(QueuedRequest{slot, op});
@@ -213,11 +299,15 @@ void Core::start_op(std::uint32_t slot, std::uint32_t op, Time t) {
       issue_compute(slot, op, t);
       issued(slot, op, t);
       break;
-    case OpKind::barrier:
+    case OpKind::barrier: {
+      const Time wait = clock_.duration(o.cycles);
       ++stats_.barriers;
-      schedule(t + clock_.duration(o.cycles), slot, op);
+      ++barriers_in_progress_;
+      stats_.barrier_time += wait;
+      schedule(t + wait, slot, op);
       issued(slot, op, t);
       break;
+    }
   }
 }
 
@@ -268,9 +358,20 @@ void Core::issue_memory_requests(Time t) {
       ++stats_.loads;
       stats_.load_bytes += bytes;
       if (o.sram_write_bytes > 0) done = sram.timing.write_streaming(done, o.sram_write_bytes);
+      stats_.load_time += done - t;
+      if (o.local) {
+        --queued_local_loads_;
+        ++local_loads_in_flight_;
+        ++stats_.local_loads;
+        stats_.local_load_bytes += bytes;
+      }
     } else {
       ++stats_.stores;
       stats_.store_bytes += bytes;
+      if (o.local) {
+        ++stats_.local_stores;
+        stats_.local_store_bytes += bytes;
+      }
     }
     schedule(done, next.slot, next.op);
     issued(next.slot, next.op, t);
@@ -295,11 +396,8 @@ void Core::completed(std::uint32_t slot, std::uint32_t op, Time t) {
   BlockSlot& block = slots_[slot];
   const Program& program = *block.program;
   const Op& o = program.ops()[op];
-  if (o.is_memory()) {
-    bytes_in_flight_ -= o.hbm_bytes();
-    --requests_in_flight_;
-    if (o.kind == OpKind::load) --loads_in_flight_;
-  }
+  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes();
+  if (o.kind != OpKind::compute) release_counts(release_of(o));
   release_successors(block, slot, op, t);
   ++stats_.ops;
   if (--block.ops_left == 0) retire(slot, t);
@@ -318,6 +416,7 @@ void Core::release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_
 void Core::retire(std::uint32_t slot, Time t) {
   slots_[slot].active = false;
   --active_blocks_;
+  active_warps_ -= kernel_.warps_per_block;
   sram.timing.release(kernel_.sram_bytes_per_block);
   registers.timing.release(kernel_.register_bytes_per_block);
   ++stats_.blocks;

@@ -15,8 +15,15 @@
 //   alone, so achieved bandwidth follows Little's law (bytes in flight / latency) until the memory
 //   saturates;
 // - compute ops go to the compute unit, first come first served, as soon as they are ready;
-// - a block is admitted while its SRAM buffers and register-file accumulators fit and the core
-//   holds fewer than `max_resident_blocks`; it retires when its last op completes.
+// - a block is admitted while the core holds fewer than `max_resident_blocks` and its warps, SRAM
+//   buffers and registers fit; it retires when its last op completes;
+// - a barrier holds its block for its cycles; other resident blocks keep the compute unit busy
+//   meanwhile, which is how more resident blocks hide one block's synchronisation and latency.
+//
+// Compute-idle time is attributed to the first of these that holds: a barrier in progress, a
+// spilled-register reload outstanding, a data load outstanding or queued (and, within that, the
+// queue held by the in-flight limit), resident blocks with nothing to wait for (draining), no
+// block at all.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -44,6 +51,7 @@ struct CoreParams {
   std::uint32_t max_resident_blocks = 1;     ///< thread blocks held at once
   std::uint64_t max_bytes_in_flight = 0;     ///< memory bytes outstanding per core
   std::uint32_t max_requests_in_flight = 0;  ///< memory requests outstanding; 0 = no limit
+  std::uint32_t max_warps = 0;               ///< resident warps (all blocks); 0 = no limit
   SramParams sram;
   RegisterFileParams registers;
   ComputeUnitParams compute;
@@ -61,6 +69,10 @@ struct CoreStats {
   std::uint64_t ops = 0;                   ///< program ops completed
   std::uint64_t wakeups = 0;               ///< times the core's process ran (SystemC events)
   std::uint32_t peak_resident_blocks = 0;  ///< most blocks resident at once
+  std::uint64_t local_loads = 0;           ///< of `loads`: spilled registers reloaded
+  std::uint64_t local_stores = 0;          ///< of `stores`: spilled registers written back
+  std::uint64_t local_load_bytes = 0;      ///< of `load_bytes`: local memory
+  std::uint64_t local_store_bytes = 0;     ///< of `store_bytes`: local memory
 
   Time compute_busy;     ///< the compute unit was occupied
   Time memory_active;    ///< at least one load or store was in flight
@@ -71,6 +83,20 @@ struct CoreStats {
   Time buffer_wait;      ///< summed over blocks: next load ready but its buffer still in use
   Time in_flight_limit;  ///< the next memory request waited for the in-flight limit
   Time finish;           ///< when the core's last block retired
+
+  Time barrier_wait;          ///< compute idle while a barrier was in progress
+  Time spill_wait;            ///< compute idle while a spilled-register reload was outstanding
+  Time waiting_data_limited;  ///< of `waiting_data`: the queue was held by the in-flight limit
+  Time barrier_time;          ///< summed over barriers: their duration (block-time)
+  Time load_time;             ///< summed over loads: from issue to the data's arrival
+  Time resident_block_time;   ///< resident blocks integrated over time (block-time)
+  Time resident_warp_time;    ///< resident warps integrated over time (warp-time)
+  /// Time the core could not admit another block, by the resource that refused it (in the order
+  /// blocks, warps, SRAM, registers); counted until the core finds the scheduler empty.
+  Time full_by_blocks;
+  Time full_by_warps;
+  Time full_by_sram;
+  Time full_by_registers;
 
   void visit(const StatVisitor& v) const;
 };
@@ -122,10 +148,12 @@ class Core : public sc_core::sc_module, public Wakeable {
     Time start;
     Time end;
   };
-  struct DeferredRelease {  // a memory request that completed between wake-ups
+  enum class Release : std::uint8_t { load, local_load, store, barrier };
+  struct DeferredRelease {  // a memory request or barrier that completed between wake-ups
     Time at;
-    bool is_load;
+    Release what;
   };
+  enum class Refusal : std::uint8_t { none, blocks, warps, sram, registers };
 
   void account_until(Time now);
   void account_span(Time until);
@@ -141,6 +169,8 @@ class Core : public sc_core::sc_module, public Wakeable {
   void issue_compute(std::uint32_t slot, std::uint32_t op, Time now);
   void schedule(Time when, std::uint32_t slot, std::uint32_t op);
   void retire(std::uint32_t slot, Time now);
+  void release_counts(Release what);
+  static Release release_of(const Op& op);
 
   std::uint32_t index_;
   CoreParams params_;
@@ -154,12 +184,17 @@ class Core : public sc_core::sc_module, public Wakeable {
   std::uint64_t next_sequence_ = 0;
   std::vector<BlockSlot> slots_;
   std::uint32_t active_blocks_ = 0;
+  std::uint64_t active_warps_ = 0;
+  Refusal refused_by_ = Refusal::none;  // why the last admission attempt stopped
   bool no_more_blocks_ = false;
   std::deque<QueuedRequest> memory_queue_;
   std::uint64_t bytes_in_flight_ = 0;
   std::uint32_t requests_in_flight_ = 0;
   std::uint32_t loads_in_flight_ = 0;
   std::uint32_t queued_loads_ = 0;
+  std::uint32_t local_loads_in_flight_ = 0;
+  std::uint32_t queued_local_loads_ = 0;
+  std::uint32_t barriers_in_progress_ = 0;
   bool queue_blocked_by_limit_ = false;
   std::deque<BusyInterval> compute_intervals_;     // not yet accounted
   std::deque<DeferredRelease> deferred_releases_;  // not yet accounted

@@ -6,6 +6,7 @@
 
 #include "models/core.hpp"
 #include "models/hbm.hpp"
+#include "models/kernel_target.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -15,6 +16,7 @@ struct HardwareParams {
   Clock core_clock;         ///< clock of cores, their compute units and SRAM
   std::uint32_t cores = 1;  ///< identical cores (SMs)
   CoreParams core;
+  KernelTarget threads;  ///< warps, thread and register limits, barrier cost of the cores
   HbmParams hbm;
 
   /// Peak throughput of the whole machine for `type`, FLOP/s.

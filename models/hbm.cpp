@@ -12,24 +12,68 @@ void HbmStats::visit(const StatVisitor& v) const {
   v("write_bytes", as_stat(write_bytes), "bytes", "bytes written to HBM");
   v("reads", as_stat(reads), "requests", "read requests served");
   v("writes", as_stat(writes), "requests", "write requests served");
-  v("channel_busy_s", as_stat(channel_busy), "s", "sum over channels of time spent transferring");
+  v("channel_busy_s", as_stat(channel_busy), "s",
+    "sum over channels (pseudo-channels) of time spent transferring");
   v("queue_delay_s", as_stat(queue_delay), "s",
     "sum over requests of the time spent waiting for a busy channel");
 }
 
+namespace {
+
+// Whether the address map puts channel and pseudo-channel right above the interleave granule.
+// Then granules go to the pseudo-channels in turn, as without a map (in another numbering of the
+// pseudo-channels, which simple mode does not tell apart), and the O(channels) split serves.
+bool channels_lowest(const HbmParams& params) {
+  const AddressGeometry g = params.geometry();
+  const auto& order = params.dram->mapping;
+  std::size_t found = 0;
+  for (auto f = order.rbegin(); f != order.rend() && found < 2; ++f) {
+    if (*f == AddressField::channel || *f == AddressField::pseudo_channel) {
+      ++found;
+      continue;
+    }
+    const bool takes_bits = *f == AddressField::column       ? g.row_bytes > g.interleave_bytes
+                            : *f == AddressField::bank_group ? g.bank_groups > 1
+                            : *f == AddressField::bank       ? g.banks_per_group > 1
+                                                             : g.rows > 1;
+    if (takes_bits) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 HbmTiming::HbmTiming(const HbmParams& params)
     : params_(params),
-      channel_rate_(params.peak_bandwidth, params.channels),
-      channel_free_(params.channels),
-      bytes_on_channel_(params.channels) {
-  assert(params.channels > 0 && params.interleave_bytes > 0 &&
+      channel_rate_(params.peak_bandwidth, params.units()),
+      channel_free_(params.units()),
+      bytes_on_channel_(params.units()) {
+  assert(params.units() > 0 && params.interleave_bytes > 0 &&
          params.peak_bandwidth.bytes_per_second > 0);
+  if (params.mode == HbmMode::detailed) {
+    assert(params.dram && "detailed mode needs the DRAM's organisation and timings");
+    dram_ = std::make_unique<DramSystem>(*params.dram, params.geometry(), params.peak_bandwidth);
+  } else if (params.dram && !channels_lowest(params)) {
+    map_.emplace(params.geometry(), params.dram->mapping);
+  }
+}
+
+AddressGeometry HbmParams::geometry() const {
+  AddressGeometry g;
+  g.channels = channels;
+  g.pseudo_channels = pseudo_channels;
+  g.bank_groups = dram->bank_groups;
+  g.banks_per_group = dram->banks_per_group;
+  g.rows = dram->rows;
+  g.row_bytes = dram->row_bytes;
+  g.interleave_bytes = interleave_bytes;
+  return g;
 }
 
 void HbmTiming::add_range(std::uint64_t address, std::uint64_t length) {
   if (length == 0) return;
   const std::uint64_t granule = params_.interleave_bytes;
-  const std::uint64_t channels = params_.channels;
+  const std::uint64_t channels = params_.units();
   const std::uint64_t first = address / granule;
   const std::uint64_t last = (address + length - 1) / granule;
   if (first == last) {
@@ -51,7 +95,17 @@ void HbmTiming::add_range(std::uint64_t address, std::uint64_t length) {
 
 const std::vector<std::uint64_t>& HbmTiming::split(const Region& region) {
   std::fill(bytes_on_channel_.begin(), bytes_on_channel_.end(), 0);
-  const std::uint64_t stripe = params_.interleave_bytes * params_.channels;
+  if (map_) {
+    // By the DRAM's address map: one piece per row touched.
+    pieces_.clear();
+    for (std::uint64_t row = 0; row < region.rows; ++row) {
+      map_->split(region.base + row * region.pitch_bytes, region.row_bytes, pieces_);
+    }
+    for (const RowPiece& piece : pieces_)
+      bytes_on_channel_[piece.unit] += piece.bytes * region.repeat;
+    return bytes_on_channel_;
+  }
+  const std::uint64_t stripe = params_.interleave_bytes * params_.units();
   // Rows a whole number of stripes apart land on the channels the same way: map one, scale.
   const bool rows_alike = region.rows == 1 || region.pitch_bytes % stripe == 0;
   if (rows_alike) {
@@ -69,18 +123,25 @@ const std::vector<std::uint64_t>& HbmTiming::split(const Region& region) {
 }
 
 Time HbmTiming::access(Time now, const Region& region, bool is_write) {
-  split(region);
   Time last_transfer_end = now;
   Time longest_wait;
-  for (std::uint32_t channel = 0; channel < params_.channels; ++channel) {
-    const std::uint64_t bytes = bytes_on_channel_[channel];
-    if (bytes == 0) continue;
-    const Time start = max(now, channel_free_[channel]);
-    const Time transfer = channel_rate_.time_for(bytes);
-    channel_free_[channel] = start + transfer;
-    stats_.channel_busy += transfer;
-    longest_wait = max(longest_wait, start - now);
-    last_transfer_end = max(last_transfer_end, channel_free_[channel]);
+  if (dram_) {
+    const DramSystem::Served served = dram_->access(now, region, is_write);
+    last_transfer_end = served.data_done;
+    longest_wait = served.queue_delay;
+    stats_.channel_busy += served.bus_busy;
+  } else {
+    split(region);
+    for (std::uint32_t channel = 0; channel < params_.units(); ++channel) {
+      const std::uint64_t bytes = bytes_on_channel_[channel];
+      if (bytes == 0) continue;
+      const Time start = max(now, channel_free_[channel]);
+      const Time transfer = channel_rate_.time_for(bytes);
+      channel_free_[channel] = start + transfer;
+      stats_.channel_busy += transfer;
+      longest_wait = max(longest_wait, start - now);
+      last_transfer_end = max(last_transfer_end, channel_free_[channel]);
+    }
   }
   const std::uint64_t bytes = region.bytes();
   if (is_write) {

@@ -1,5 +1,13 @@
 // High-bandwidth memory: channels served first come first served, a fixed access latency.
 //
+// Two modes. `simple` (the default) is described below. `detailed` hands each request to a
+// DramSystem (models/dram_system.hpp): banks, row buffers, DRAM command timings and refresh per
+// pseudo-channel, behind a bit-order address map; the fixed latency is then what lies outside the
+// DRAM (controller, PHY, interconnect), added after the last burst. A simple-mode HBM given the
+// DRAM's organisation places bytes on pseudo-channels by the same address map, so switching the
+// mode changes the timing model and nothing else.
+//
+// Simple mode:
 // Each channel owns an equal share of the peak bandwidth and is modelled by reservation: a request
 // that puts b bytes on a channel occupies it for b / (peak / channels) from the time the channel is
 // free, and its data has arrived `access_latency` after its last channel finished. Addresses are
@@ -10,21 +18,39 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
+#include "models/dram_system.hpp"
 #include "models/program.hpp"
 #include "models/stats.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
 
+enum class HbmMode : std::uint8_t {
+  simple,    ///< channels reserved first come first served, fixed latency
+  detailed,  ///< banks, row buffers, DRAM timings and refresh per pseudo-channel
+};
+
 struct HbmParams {
   Bandwidth peak_bandwidth;              ///< all channels together
   Time access_latency;                   ///< unloaded time from request to data, excl. transfer
   std::uint32_t channels = 1;            ///< independent channels sharing the peak equally
   std::uint64_t interleave_bytes = 256;  ///< consecutive bytes mapped to one channel
+  std::uint32_t pseudo_channels = 1;     ///< per channel, each with its share of the bandwidth
+  HbmMode mode = HbmMode::simple;
+  /// Banks, rows, timings and the address map: required in detailed mode; in simple mode, when
+  /// given, only the address map is used (it decides which pseudo-channel a byte is on).
+  std::optional<DramParams> dram;
+
+  /// Independently served parts: channels x pseudo-channels.
+  std::uint32_t units() const { return channels * pseudo_channels; }
+  /// The DRAM's organisation for the address map; `dram` must be set.
+  AddressGeometry geometry() const;
 };
 
 struct HbmStats {
@@ -32,8 +58,9 @@ struct HbmStats {
   std::uint64_t write_bytes = 0;  ///< bytes written
   std::uint64_t reads = 0;        ///< read requests
   std::uint64_t writes = 0;       ///< write requests
-  Time channel_busy;              ///< sum over channels of time spent transferring
-  Time queue_delay;               ///< sum over requests of the wait for a busy channel
+  Time channel_busy;              ///< sum over channels (pseudo-channels) of time transferring
+  Time queue_delay;               ///< sum over requests of the wait for a busy channel (detailed:
+                                  ///< of the first DRAM command of each pseudo-channel)
   Time last_data;                 ///< when the last request's data arrived
 
   void visit(const StatVisitor& v) const;
@@ -51,8 +78,11 @@ class HbmTiming {
   const HbmParams& params() const { return params_; }
   const HbmStats& stats() const { return stats_; }
   Time channel_free(std::uint32_t channel) const { return channel_free_[channel]; }
+  /// The detailed mode's DRAM, or null in simple mode.
+  const DramSystem* dram() const { return dram_.get(); }
 
-  /// Bytes of `region` that land on each channel, for tests and for the access itself.
+  /// Simple mode: bytes of `region` that land on each channel (pseudo-channel), for tests and for
+  /// the access itself.
   const std::vector<std::uint64_t>& split(const Region& region);
 
  private:
@@ -61,6 +91,9 @@ class HbmTiming {
   HbmParams params_;
   TransferRate channel_rate_;  // one channel's share of the peak
   HbmStats stats_;
+  std::unique_ptr<DramSystem> dram_;  // detailed mode
+  std::optional<AddressMap> map_;     // simple mode with the DRAM's organisation given
+  std::vector<RowPiece> pieces_;      // scratch for split() through map_
   std::vector<Time> channel_free_;
   std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
 };

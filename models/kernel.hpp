@@ -17,6 +17,8 @@ struct Kernel {
   std::optional<Program> last_block_program;   ///< ...but the last one, where it is shorter
   std::uint64_t grid_rows = 1;                 ///< blocks along M (or the only dimension)
   std::uint64_t grid_cols = 1;                 ///< blocks along N
+  std::uint64_t threads_per_block = 0;         ///< threads of one block
+  std::uint64_t warps_per_block = 0;           ///< its threads in whole warps (occupancy)
   std::uint64_t sram_bytes_per_block = 0;      ///< allocated in SRAM while a block is resident
   std::uint64_t register_bytes_per_block = 0;  ///< allocated in the register file likewise
 

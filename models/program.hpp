@@ -44,6 +44,11 @@ struct Region {
   std::uint64_t repeat = 1;       ///< times the region is transferred
 
   std::uint64_t bytes() const { return rows * row_bytes * repeat; }
+
+  /// `bytes` contiguous bytes from `base`, moved once.
+  static Region contiguous(std::uint64_t base, std::uint64_t bytes) {
+    return Region{base, 1, bytes, bytes, 1};
+  }
 };
 
 /// The coordinates of one thread block in its kernel's grid.
@@ -75,6 +80,7 @@ struct Op {
   std::uint64_t sram_read_bytes = 0;   ///< compute: operand bytes read from SRAM
   std::uint64_t sram_write_bytes = 0;  ///< load: bytes written into SRAM (0 = into registers)
   Cycles cycles;                       ///< barrier: cost in core cycles
+  bool local = false;  ///< load/store: spilled registers (CUDA local memory), not kernel data
 
   std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
   bool is_memory() const { return kind == OpKind::load || kind == OpKind::store; }
@@ -103,6 +109,12 @@ struct Op {
     op.step = step;
     op.flops = flops;
     op.sram_read_bytes = sram_read_bytes;
+    return op;
+  }
+  /// This load or store, moving spilled registers instead of the kernel's data.
+  Op as_local() const {
+    Op op = *this;
+    op.local = true;
     return op;
   }
   static Op barrier(std::uint32_t step, Cycles cycles) {

@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev    # JSON output
   libfmt-dev            # text output
   libgtest-dev libgmock-dev  # tests
+  libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/
   parallel              # GNU parallel: the sweep test runs shards through it
 )

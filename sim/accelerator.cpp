@@ -20,4 +20,20 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
   }
 }
 
+Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
+                         AccessSource& trace, std::uint64_t access_bytes)
+    : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0), wakeups("wakeups") {
+  TracePlayerParams params;
+  params.access_bytes = access_bytes;
+  params.max_bytes_in_flight = hardware.core.max_bytes_in_flight;
+  params.max_requests_in_flight = hardware.core.max_requests_in_flight;
+  players.reserve(hardware.cores);
+  for (std::uint32_t i = 0; i < hardware.cores; ++i) {
+    auto player = std::make_unique<TracePlayer>(("player" + std::to_string(i)).c_str(), i, params,
+                                                trace, wakeups);
+    player->memory.bind(hbm.port);
+    players.push_back(std::move(player));
+  }
+}
+
 }  // namespace ridgeline

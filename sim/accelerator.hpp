@@ -1,5 +1,6 @@
 // Elaboration: the one place where modules are created and wired, from HardwareParams and the
-// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM.
+// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM. For a
+// memory trace, trace players take the cores' places and replay the trace into the same memory.
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include "models/hbm.hpp"
 #include "models/kernel.hpp"
 #include "models/scheduler.hpp"
+#include "models/trace_player.hpp"
 #include "models/wakeup_queue.hpp"
 
 namespace ridgeline {
@@ -18,11 +20,15 @@ namespace ridgeline {
 class Accelerator : public sc_core::sc_module {
  public:
   Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, const Kernel& kernel);
+  /// One trace player per core, each with the core's in-flight limits, pulling from `trace`.
+  Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, AccessSource& trace,
+              std::uint64_t access_bytes);
 
   Hbm hbm;
   BlockScheduler scheduler;
   WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;
+  std::vector<std::unique_ptr<TracePlayer>> players;
 };
 
 }  // namespace ridgeline

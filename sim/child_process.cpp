@@ -155,18 +155,18 @@ std::pair<std::uint64_t, ChildResult> ChildPool::wait() {
         }
       }
     }
+    // At most 50 ms at a time: in a process with other threads, SIGCHLD may go to one of them,
+    // and the next look at the children must not wait for a signal that never comes here.
     sigset_t child;
     sigemptyset(&child);
     sigaddset(&child, SIGCHLD);
-    if (next_limit == std::chrono::steady_clock::time_point::max()) {
-      sigwaitinfo(&child, nullptr);
-    } else {
-      const auto wait_ns =
-          std::chrono::duration_cast<std::chrono::nanoseconds>(next_limit - now).count();
-      timespec timeout{static_cast<time_t>(wait_ns / 1'000'000'000),
-                       static_cast<long>(wait_ns % 1'000'000'000)};
-      sigtimedwait(&child, nullptr, &timeout);
-    }
+    const auto cap = now + std::chrono::milliseconds(50);
+    const auto wait_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::min(next_limit, cap) - now)
+            .count();
+    timespec timeout{static_cast<time_t>(wait_ns / 1'000'000'000),
+                     static_cast<long>(wait_ns % 1'000'000'000)};
+    sigtimedwait(&child, nullptr, &timeout);
   }
 }
 

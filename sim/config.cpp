@@ -4,6 +4,7 @@
 
 #include "sim/config_node.hpp"
 #include "sim/hardware_config.hpp"
+#include "sim/memory_trace_config.hpp"
 #include "sim/quantity.hpp"
 #include "sim/workload_config.hpp"
 
@@ -58,27 +59,83 @@ std::optional<Violation> check_fits(const HardwareParams& hw, const WorkloadSpec
   if (f.register_bytes > hw.core.registers.capacity_bytes) {
     return Violation{
         where,
-        fmt::format("one block needs {} of registers but a core has {} "
-                    "(hardware.cores.registers.capacity)",
-                    format_bytes(f.register_bytes), format_bytes(hw.core.registers.capacity_bytes)),
+        fmt::format("one block needs {} of registers ({} threads in {} warps x {} registers) but "
+                    "a core has {} (hardware.cores.registers.capacity)",
+                    format_bytes(f.register_bytes), f.threads, f.warps,
+                    f.allocated_registers_per_thread,
+                    format_bytes(hw.core.registers.capacity_bytes)),
         "use a smaller tile or more registers"};
   }
   return std::nullopt;
 }
 
+std::optional<Violation> check_threads(const HardwareParams& hw, const WorkloadSpec& workload,
+                                       const Footprint& f) {
+  const KernelTarget& limits = hw.threads;
+  // The key that sets a block's threads: the register tile of a GEMM (else its tile), `threads`
+  // of a vector add (else the workload).
+  const auto* gemm = std::get_if<GemmSpec>(&workload);
+  const std::string threads_key = gemm ? "workload.register_tile" : "workload.threads";
+  const std::string threads_fallback = gemm ? "workload.tile" : "";
+  if (limits.max_threads_per_block != 0 && f.threads > limits.max_threads_per_block) {
+    return Violation{threads_key,
+                     fmt::format("one block has {} threads but a core runs at most {} "
+                                 "(hardware.cores.max_threads_per_block)",
+                                 f.threads, limits.max_threads_per_block),
+                     "give each thread more outputs (a larger register_tile) or use a smaller tile",
+                     threads_fallback};
+  }
+  const std::uint32_t max_warps = hw.core.max_warps;
+  if (max_warps != 0 && f.warps > max_warps) {
+    return Violation{threads_key,
+                     fmt::format("one block has {} warps of {} threads but a core holds at most {} "
+                                 "(hardware.cores.max_warps)",
+                                 f.warps, limits.warp_size, max_warps),
+                     "give each thread more outputs (a larger register_tile) or use a smaller tile",
+                     threads_fallback};
+  }
+  if (f.spilled_registers_per_thread == 0) return std::nullopt;
+  if (gemm && gemm->spill == SpillPolicy::local) return std::nullopt;
+  std::string need = fmt::format("a thread needs {} registers", f.registers_per_thread);
+  std::string fix = "set 'threads' higher or use smaller chunks";
+  std::string key = threads_key;
+  if (gemm) {
+    const ThreadRegisters r = thread_registers(*gemm);
+    if (r.given) {
+      key = "workload.registers_per_thread";
+    } else {
+      need += fmt::format(" ({} accumulators + {} operand fragments + {} overhead)", r.accumulators,
+                          r.fragments, r.overhead);
+    }
+    fix = "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";
+  }
+  return Violation{
+      key,
+      fmt::format("{} but a thread may hold {} (hardware.cores.registers.max_per_thread)", need,
+                  limits.max_registers_per_thread),
+      fix, key == threads_key ? threads_fallback : ""};
+}
+
 Analysis analyze_on(const HardwareParams& hw, const WorkloadSpec& workload) {
-  return analyze(workload, roof_of(hw, compute_type(workload)));
+  return analyze(workload, roof_of(hw, compute_type(workload)), hw.threads);
 }
 
 Occupancy occupancy_on(const HardwareParams& hw, const Footprint& footprint) {
   return occupancy(footprint,
                    CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
-                                hw.core.max_resident_blocks});
+                                hw.core.max_resident_blocks, hw.core.max_warps});
 }
 
 namespace {
 
+// At the key if it is written, else at the fallback if that is, else at the deepest key written
+// on the way to it.
 [[noreturn]] void fail_at(const ConfigNode& document, const Violation& violation) {
+  for (const std::string& path : {violation.key_path, violation.fallback_key_path}) {
+    if (path.empty()) continue;
+    const ConfigNode node = document.find(path);
+    if (node.key_path() == path) node.fail(violation.rule, violation.fix);
+  }
   document.find(violation.key_path).fail(violation.rule, violation.fix);
 }
 
@@ -95,12 +152,18 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   config.hardware = parse_hardware(hardware);
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
   config.workload = parse_workload(workload);
-  if (auto violation = check_data_type(config.hardware, config.workload))
+  if (auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    scan_memory_trace(workload, *trace, config.hardware);  // no FLOPs: no data type to check
+  } else if (auto violation = check_data_type(config.hardware, config.workload)) {
     fail_at(workload, *violation);
+  }
   config.analysis = analyze_on(config.hardware, config.workload);
-  if (auto violation = check_fits(config.hardware, config.workload, config.analysis.footprint))
+  const Footprint& footprint = config.analysis.footprint;
+  if (auto violation = check_threads(config.hardware, config.workload, footprint))
     fail_at(workload, *violation);
-  config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
+  if (auto violation = check_fits(config.hardware, config.workload, footprint))
+    fail_at(workload, *violation);
+  config.occupancy = occupancy_on(config.hardware, footprint);
   return config;
 }
 

@@ -38,6 +38,10 @@ std::optional<Violation> check_data_type(const HardwareParams& hardware,
                                          const WorkloadSpec& workload);
 /// The analytical model of the workload on the machine (check_rules and check_data_type hold).
 Analysis analyze_on(const HardwareParams& hardware, const WorkloadSpec& workload);
+/// Threads per block, warps per block and registers per thread within the cores' limits (a
+/// register spill is allowed where the GEMM says `spill: local`).
+std::optional<Violation> check_threads(const HardwareParams& hardware, const WorkloadSpec& workload,
+                                       const Footprint& footprint);
 /// One block's SRAM buffers and registers fit a core.
 std::optional<Violation> check_fits(const HardwareParams& hardware, const WorkloadSpec& workload,
                                     const Footprint& footprint);

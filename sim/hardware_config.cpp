@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "sim/hbm_config.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -12,6 +14,37 @@ std::uint32_t small_count(const ConfigNode& node, std::uint64_t limit) {
   const std::uint64_t value = node.positive_count();
   if (value > limit) node.fail(fmt::format("must be at most {}", limit));
   return static_cast<std::uint32_t>(value);
+}
+
+// Threads, warps and registers (all optional: docs/CONFIG.md gives each default). Reads the
+// optional keys of `cores` and `cores.registers` and closes the latter.
+void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
+                         HardwareParams& params) {
+  KernelTarget& threads = params.threads;
+  if (auto per_thread = registers.optional("max_per_thread")) {
+    threads.max_registers_per_thread = small_count(*per_thread, 1u << 16);
+  }
+  registers.reject_unknown_keys();
+  if (auto warp = cores.optional("warp_size")) threads.warp_size = small_count(*warp, 1u << 10);
+  if (auto warps = cores.optional("max_warps"))
+    params.core.max_warps = small_count(*warps, 1u << 20);
+  if (auto block = cores.optional("max_threads_per_block")) {
+    threads.max_threads_per_block = small_count(*block, 1u << 24);
+  }
+  if (auto barrier = cores.optional("barrier_latency")) {
+    threads.barrier = Cycles{barrier->quantity(Dimension::cycles)};
+    if (threads.barrier.count > 1'000'000) barrier->fail("must be at most 1000000cycles");
+  }
+  if (const std::uint64_t registers_per_warp =
+          std::uint64_t{threads.warp_size} * threads.max_registers_per_thread * kRegisterBytes;
+      registers_per_warp > params.core.registers.capacity_bytes) {
+    registers.required("max_per_thread")
+        .fail(fmt::format("one warp at this limit needs {} of registers ({} threads) but a core "
+                          "has {} (hardware.cores.registers.capacity)",
+                          format_bytes(registers_per_warp), threads.warp_size,
+                          format_bytes(params.core.registers.capacity_bytes)),
+              "lower the limit or enlarge the register file");
+  }
 }
 
 ComputeUnitParams parse_compute(const ConfigNode& compute) {
@@ -57,9 +90,9 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   const ConfigNode registers = cores.required("registers");
   params.core.registers.capacity_bytes =
       registers.required("capacity").positive_quantity(Dimension::bytes);
-  registers.reject_unknown_keys();
 
   params.core.compute = parse_compute(cores.required("compute"));
+  parse_thread_limits(cores, registers, params);
   cores.reject_unknown_keys();
 
   const ConfigNode hbm = hardware.required("hbm");
@@ -74,6 +107,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
     params.core.max_requests_in_flight =
         small_count(*requests, std::numeric_limits<std::uint32_t>::max());
   }
+  parse_hbm_organisation(hbm, params.hbm);
   hbm.reject_unknown_keys();
   hardware.reject_unknown_keys();
   return params;

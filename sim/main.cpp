@@ -7,8 +7,10 @@
 #include "models/sc_main_stub.hpp"
 #include "sim/config.hpp"
 #include "sim/config_error.hpp"
+#include "sim/html_report.hpp"
 #include "sim/output_file.hpp"
 #include "sim/report.hpp"
+#include "sim/roofline_chart.hpp"
 #include "sim/simulate.hpp"
 #include "sim/study.hpp"
 #include "sim/sweep_runner.hpp"
@@ -23,6 +25,8 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string json_path;
   std::string csv_path;
+  std::string roofline_path;
+  std::string html_path;
   bool quiet = false;
 };
 
@@ -37,13 +41,27 @@ void add_config_arguments(CLI::App& command, RunOptions& options) {
                      "override one value, e.g. --set workload.tile.m=32 or "
                      "--set hardware.hbm.bandwidth=2TB/s; repeatable, applied in order");
   command.add_option("--json", options.json_path, "write the full report as JSON to this file");
+  command.add_option("--roofline", options.roofline_path,
+                     "draw the roofline (ceilings, ridge points, the kernel's analytical and "
+                     "simulated points) as SVG to this file");
+  command.add_option("--report", options.html_path,
+                     "write a self-contained HTML report (tables and charts) to this file");
+}
+
+// The pictures of one run, from the same figures as its JSON.
+void write_pictures(const RunOptions& options, const Json& report) {
+  if (!options.roofline_path.empty()) {
+    write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of({report}, {})));
+  }
+  if (!options.html_path.empty())
+    write_file_atomically(options.html_path, render_html_report(report));
 }
 
 int analyze_command(const RunOptions& options) {
   const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
-  if (!options.json_path.empty()) {
-    write_file_atomically(options.json_path, report_json(config, nullptr).dump(2) + "\n");
-  }
+  const Json report = report_json(config, nullptr);
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
+  write_pictures(options, report);
   if (!options.quiet) std::cout << report_text(config, nullptr);
   return 0;
 }
@@ -54,6 +72,7 @@ int run_command(const RunOptions& options) {
   const Json report = report_json(config, &result);
   if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
   if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
+  write_pictures(options, report);
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }
@@ -102,6 +121,8 @@ int main(int argc, char** argv) {
                    "simulations run at once (default: the machine's cores)")
       ->check(CLI::Range(1u, 1024u));
   study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
+  study_command->add_option("--roofline", study.roofline_path,
+                            "draw every workload on one roofline, as SVG to this file");
 
   SweepOptions sweep;
   sweep.jobs = std::max(1u, std::thread::hardware_concurrency());

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "sim/compute_report.hpp"
+#include "sim/memory_report.hpp"
 #include "sim/quantity.hpp"
 
 namespace ridgeline {
@@ -41,10 +43,14 @@ Derived derive(const RunConfig& config, const SimulationResult& r) {
     d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
     d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
     d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_channels);
-    d.compute_busy = d.compute.busy.seconds() / core_time;
+    if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
   }
   d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
-  d.percent_of_roof = 100.0 * d.flop_per_s / config.analysis.roofline.roof_flop_per_s;
+  const double roof = config.analysis.roofline.roof_flop_per_s;
+  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
+  d.percent_of_roof =
+      roof > 0 ? 100.0 * d.flop_per_s / roof
+               : (d.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / d.time_s : 0);
   const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
   d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
   d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
@@ -63,6 +69,7 @@ Json stats_json(const Stats& stats) {
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
+  w["label"] = short_label(spec);
   if (const auto* g = std::get_if<GemmSpec>(&spec)) {
     w["kind"] = "gemm";
     w["m"] = g->m;
@@ -74,6 +81,8 @@ Json workload_json(const WorkloadSpec& spec) {
     w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
+    w.update(memory_trace_workload_json(*t));
   } else {
     const auto& v = std::get<VectorAddSpec>(spec);
     w["kind"] = "vector_add";
@@ -96,6 +105,8 @@ Json hardware_json(const RunConfig& config) {
               {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
               {"hbm_latency_s", hw.hbm.access_latency.seconds()},
               {"hbm_channels", hw.hbm.channels},
+              {"hbm_pseudo_channels", hw.hbm.pseudo_channels},
+              {"hbm_mode", hw.hbm.mode == HbmMode::detailed ? "detailed" : "simple"},
               {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
               {"register_bytes_per_core", hw.core.registers.capacity_bytes},
               {"max_resident_blocks", hw.core.max_resident_blocks},
@@ -164,6 +175,8 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
               {"block_critical_path_s", r.block_critical_path.seconds()}};
 }
 
+}  // namespace
+
 std::string engineering(double value, std::string_view unit) {
   constexpr std::pair<double, const char*> kPrefixes[] = {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
@@ -177,8 +190,6 @@ std::string engineering(double value, std::string_view unit) {
 std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", seconds * 1e3); }
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
-
-}  // namespace
 
 std::string with_commas(std::uint64_t value) {
   std::string digits = std::to_string(value);
@@ -195,14 +206,23 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
+  add_hardware_compute(report["hardware"], config);
+  add_analytical_compute(report["analytical"], config);
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
+    if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
+      report["simulated"]["trace"] = memory_trace_json(config, *simulated);
+    } else {
+      add_simulated_compute(report["simulated"], config, *simulated);
+    }
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
                             {"cores", stats_json(d.cores)},
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
+    if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
+    if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
   }
   return report;
 }
@@ -246,12 +266,21 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
        milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
+  if (std::holds_alternative<MemoryTraceSpec>(config.workload)) {  // no blocks, no FLOPs
+    if (simulated) {
+      line("");
+      out += memory_trace_text(config, *simulated);
+      if (simulated->dram) out += dram_text(*simulated);
+    }
+    return out;
+  }
   const Footprint& f = a.footprint;
   line("  per block: SRAM {} ({} inputs x {} stage{}), registers {} ({} accumulators)",
        format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
        f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
   line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  out += analytical_compute_text(config);
 
   if (d) {
     const CoreStats& c = d->cores;
@@ -261,6 +290,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
+    if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
+    if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
@@ -275,7 +306,9 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+    out += simulated_compute_text(config, *simulated);
   }
+  if (d && simulated->dram) out += dram_text(*simulated);
   return out;
 }
 

@@ -36,4 +36,11 @@ std::string leaf_text(const Json& leaf);
 /// 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t value);
 
+/// 1.5e12, "FLOP/s" -> "1.500000 TFLOP/s".
+std::string engineering(double value, std::string_view unit);
+/// 0.25 -> "0.250000 ms" for 0.25e-3 s.
+std::string milliseconds(double seconds);
+/// 0.123 -> "12.3 %".
+std::string percent(double fraction);
+
 }  // namespace ridgeline

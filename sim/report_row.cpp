@@ -32,18 +32,29 @@ class Cells {
 }  // namespace
 
 const std::string& ShapeCache::description(const WorkloadSpec& spec) {
-  if constexpr (std::is_trivially_copyable_v<WorkloadSpec>) {
-    if (described_ && std::memcmp(&*described_, &spec, sizeof(WorkloadSpec)) == 0) {
-      return description_;
-    }
+  // Equal bytes are equal values, so the text is never stale (a difference in padding only
+  // composes it again). Only for kinds held in plain bytes: a trace's path is a string.
+  const bool same = described_ && described_->index() == spec.index() &&
+                    std::visit(
+                        [&](const auto& s) {
+                          using Spec = std::decay_t<decltype(s)>;
+                          if constexpr (std::is_trivially_copyable_v<Spec>) {
+                            return std::memcmp(&std::get<Spec>(*described_), &s, sizeof(Spec)) == 0;
+                          } else {
+                            return false;
+                          }
+                        },
+                        spec);
+  if (!same) {
     described_ = spec;
+    description_ = describe(spec);
   }
-  description_ = describe(spec);
   return description_;
 }
 
-// The same leaves, names and order as report.cpp's hardware_json, workload_json and
-// analytical_json.
+// The same leaves, names and order as report_json before a simulation: hardware_json and
+// workload_json (report.cpp, memory_trace_workload_json in memory_report.cpp), analytical_json,
+// then what add_hardware_compute and add_analytical_compute (compute_report.cpp) append.
 void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCache& cache,
                           Row& row) {
   Cells c(columns, cache.ids(config.workload.index()), row);
@@ -51,6 +62,8 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   const Analysis& a = config.analysis;
   const Roofline& r = a.roofline;
   const Footprint& f = a.footprint;
+  const Occupancy& o = config.occupancy;
+  const KernelTarget& limits = hw.threads;
 
   c.text("hardware.name", hw.name);
   c.integer("hardware.cores", hw.cores);
@@ -59,12 +72,20 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.real("hardware.hbm_bytes_per_s", a.roof.hbm_bytes_per_s);
   c.real("hardware.hbm_latency_s", hw.hbm.access_latency.seconds());
   c.integer("hardware.hbm_channels", hw.hbm.channels);
+  c.integer("hardware.hbm_pseudo_channels", hw.hbm.pseudo_channels);
+  c.text("hardware.hbm_mode", hw.hbm.mode == HbmMode::detailed ? "detailed" : "simple");
   c.integer("hardware.sram_bytes_per_core", hw.core.sram.capacity_bytes);
   c.integer("hardware.register_bytes_per_core", hw.core.registers.capacity_bytes);
   c.integer("hardware.max_resident_blocks", hw.core.max_resident_blocks);
   c.integer("hardware.max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight);
+  c.integer("hardware.warp_size", limits.warp_size);
+  c.integer("hardware.max_warps", hw.core.max_warps);
+  c.integer("hardware.max_threads_per_block", limits.max_threads_per_block);
+  c.integer("hardware.max_registers_per_thread", limits.max_registers_per_thread);
+  c.integer("hardware.barrier_latency_cycles", limits.barrier.count);
 
   c.text("workload.description", cache.description(config.workload));
+  c.text("workload.label", short_label(config.workload));
   if (const auto* g = std::get_if<GemmSpec>(&config.workload)) {
     c.text("workload.kind", "gemm");
     c.integer("workload.m", g->m);
@@ -79,6 +100,13 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.integer("workload.stages", g->stages);
     c.integer("workload.register_tile.m", g->register_tile.m);
     c.integer("workload.register_tile.n", g->register_tile.n);
+  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    c.text("workload.kind", "memory_trace");
+    c.text("workload.path", t->path);
+    c.integer("workload.access_bytes", t->access_bytes);
+    c.integer("workload.loads", t->loads);
+    c.integer("workload.stores", t->stores);
+    c.text("workload.dtype", name_of(t->dtype));
   } else {
     const auto& v = std::get<VectorAddSpec>(config.workload);
     c.text("workload.kind", "vector_add");
@@ -108,8 +136,30 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.integer("analytical.footprint.accumulator_bytes", f.accumulator_bytes);
   c.integer("analytical.footprint.sram_bytes_per_block", f.sram_bytes);
   c.integer("analytical.footprint.register_bytes_per_block", f.register_bytes);
-  c.integer("analytical.occupancy.blocks_per_core", config.occupancy.blocks_per_core);
-  c.text("analytical.occupancy.limited_by", config.occupancy.limited_by);
+  c.integer("analytical.footprint.threads_per_block", f.threads);
+  c.integer("analytical.footprint.warps_per_block", f.warps);
+  c.integer("analytical.footprint.registers_per_thread", f.registers_per_thread);
+  c.integer("analytical.footprint.allocated_registers_per_thread",
+            f.allocated_registers_per_thread);
+  c.integer("analytical.footprint.spilled_registers_per_thread", f.spilled_registers_per_thread);
+  c.integer("analytical.occupancy.blocks_per_core", o.blocks_per_core);
+  c.text("analytical.occupancy.limited_by", o.limited_by);
+  c.integer("analytical.occupancy.warps_per_block", f.warps);
+  c.integer("analytical.occupancy.active_warps", o.active_warps);
+  c.integer("analytical.occupancy.max_warps", o.max_warps);
+  Cell& fraction = c("analytical.occupancy.fraction");  // none without a warp limit
+  if (o.max_warps) fraction.set_real(o.fraction());
+  c.integer("analytical.sram.read_bytes", a.sram_read_bytes);
+  c.integer("analytical.sram.write_bytes", a.sram_write_bytes);
+  c.integer("analytical.sram.bytes", a.sram_traffic_bytes());
+  Cell& sram_intensity = c("analytical.sram.intensity_flop_per_byte");  // none without traffic
+  if (a.sram_traffic_bytes()) {
+    sram_intensity.set_real(static_cast<double>(a.flops) /
+                            static_cast<double>(a.sram_traffic_bytes()));
+  }
+  c.integer("analytical.local_memory.read_bytes", a.local_read_bytes);
+  c.integer("analytical.local_memory.write_bytes", a.local_write_bytes);
+  c.integer("analytical.local_memory.bytes", a.local_traffic_bytes());
 }
 
 void add_report_json_cells(const Json& report, ColumnTable& columns, Row& row) {

@@ -29,6 +29,21 @@ CoreStats SimulationResult::core_total() const {
     total.buffer_wait += c.buffer_wait;
     total.in_flight_limit += c.in_flight_limit;
     total.finish = max(total.finish, c.finish);
+    total.local_loads += c.local_loads;
+    total.local_stores += c.local_stores;
+    total.local_load_bytes += c.local_load_bytes;
+    total.local_store_bytes += c.local_store_bytes;
+    total.barrier_wait += c.barrier_wait;
+    total.spill_wait += c.spill_wait;
+    total.waiting_data_limited += c.waiting_data_limited;
+    total.barrier_time += c.barrier_time;
+    total.load_time += c.load_time;
+    total.resident_block_time += c.resident_block_time;
+    total.resident_warp_time += c.resident_warp_time;
+    total.full_by_blocks += c.full_by_blocks;
+    total.full_by_warps += c.full_by_warps;
+    total.full_by_sram += c.full_by_sram;
+    total.full_by_registers += c.full_by_registers;
   }
   return total;
 }
@@ -56,14 +71,41 @@ SramStats SimulationResult::sram_total() const {
   return total;
 }
 
+namespace {
+
+void collect_memory(const Accelerator& accelerator, SimulationResult& result) {
+  const HbmTiming& hbm = accelerator.hbm.timing();
+  result.hbm = hbm.stats();
+  result.hbm_channels = hbm.params().units();
+  if (hbm.dram()) result.dram = hbm.dram()->stats();
+}
+
+// A trace has no blocks: its players replay it, streaming, and the time is the last completion.
+SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec) {
+  TraceReader reader(spec.path);
+  Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
+  sc_core::sc_start();
+  SimulationResult result;
+  collect_memory(accelerator, result);
+  TracePlayerStats total;
+  for (const auto& player : accelerator.players) total.add(player->stats());
+  result.time = total.finish;
+  result.trace = std::move(total);
+  return result;
+}
+
+}  // namespace
+
 SimulationResult simulate(const RunConfig& config) {
-  const Kernel kernel = build_kernel(config.workload);
+  if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    return simulate_trace(config, *trace);
+  }
+  const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
   Accelerator accelerator("top", config.hardware, kernel);
   sc_core::sc_start();
 
   SimulationResult result;
-  result.hbm = accelerator.hbm.timing().stats();
-  result.hbm_channels = config.hardware.hbm.channels;
+  collect_memory(accelerator, result);
   result.scheduler = accelerator.scheduler.stats();
   for (const auto& core : accelerator.cores) {
     result.cores.push_back(CoreResult{core->stats(), core->compute.timing.stats(),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/compute_unit.hpp"
@@ -11,6 +12,7 @@
 #include "models/register_file.hpp"
 #include "models/scheduler.hpp"
 #include "models/sram.hpp"
+#include "models/trace_player.hpp"
 #include "sim/config.hpp"
 
 namespace ridgeline {
@@ -28,8 +30,10 @@ struct SimulationResult {
   HbmStats hbm;
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
-  Time block_critical_path;  ///< one block's program with no contention
-  std::uint32_t hbm_channels = 1;
+  Time block_critical_path;        ///< one block's program with no contention
+  std::uint32_t hbm_channels = 1;  ///< independently served parts: channels x pseudo-channels
+  std::optional<DramStats> dram;   ///< detailed HBM mode: summed over pseudo-channels
+  std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players
 
   // Totals over cores (time spans are summed core-time).
   CoreStats core_total() const;

@@ -11,23 +11,13 @@
 
 #include "sim/child_process.hpp"
 #include "sim/config.hpp"
+#include "sim/output_file.hpp"
 #include "sim/report.hpp"
+#include "sim/roofline_chart.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the note's row names.
-std::string row_label(const WorkloadSpec& spec) {
-  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
-    if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
-    const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
-                                 ? fmt::format("t = {}", g->tile.m)
-                                 : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
-    return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
-  }
-  return "vector add";
-}
 
 Json read_json(const std::string& path) {
   std::ifstream file(path);
@@ -53,7 +43,7 @@ int run_study(const StudyOptions& options) {
              "T_compute (ms)", "T_memory (ms)", "T_ideal (ms)");
   for (const RunConfig& c : configs) {
     const Roofline& r = c.analysis.roofline;
-    fmt::print(analytical_row, row_label(c.workload), with_commas(c.analysis.hbm_bytes()),
+    fmt::print(analytical_row, short_label(c.workload), with_commas(c.analysis.hbm_bytes()),
                fmt::format("{:.6f}", r.intensity_flop_per_byte),
                fmt::format("{:.6f}", r.roof_flop_per_s / 1e12), name_of(r.bound),
                fmt::format("{:.6f}", r.t_compute_s * 1e3),
@@ -64,7 +54,9 @@ int run_study(const StudyOptions& options) {
   Json all = Json::array();
   int exit_code = 0;
   if (options.analytical_only) {
-    for (const RunConfig& c : configs) all.push_back(report_json(c, nullptr));
+    for (const RunConfig& c : configs) {
+      all.push_back(report_json(c, nullptr));
+    }
   } else {
     char directory_template[] = "/tmp/ridgeline-study-XXXXXX";
     const char* directory = mkdtemp(directory_template);
@@ -94,7 +86,7 @@ int run_study(const StudyOptions& options) {
     for (std::size_t i = 0; i < configs.size(); ++i) {
       const RunConfig& c = configs[i];
       if (results[i].exit_code != 0) {
-        fmt::print("  {:<20} failed: {}\n", row_label(c.workload), results[i].error_text);
+        fmt::print("  {:<20} failed: {}\n", short_label(c.workload), results[i].error_text);
         exit_code = 1;
         continue;
       }
@@ -103,12 +95,16 @@ int run_study(const StudyOptions& options) {
       const Json& s = report["simulated"];
       const double time = s["time_s"].get<double>();
       const double ideal = c.analysis.roofline.t_ideal_s;
-      fmt::print(simulated_row, row_label(c.workload), fmt::format("{:.6f}", ideal * 1e3),
+      fmt::print(simulated_row, short_label(c.workload), fmt::format("{:.6f}", ideal * 1e3),
                  fmt::format("{:.6f}", time * 1e3), fmt::format("{:.4f}", time / ideal),
                  fmt::format("{:.6f}", s["achieved_flop_per_s"].get<double>() / 1e12),
                  fmt::format("{:.6f}", s["achieved_hbm_bytes_per_s"].get<double>() / 1e12),
                  fmt::format("{:.6f}", s["intensity_flop_per_byte"].get<double>()),
-                 s["hbm_bytes"].get<std::uint64_t>() == c.analysis.hbm_bytes() ? "yes" : "NO",
+                 // Spilled registers travel beside Q (CUDA local memory).
+                 s["hbm_bytes"].get<std::uint64_t>() ==
+                         c.analysis.hbm_bytes() + c.analysis.local_traffic_bytes()
+                     ? "yes"
+                     : "NO",
                  fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()),
                  s["bound"].get<std::string>());
       all.push_back(report);
@@ -116,13 +112,15 @@ int run_study(const StudyOptions& options) {
     rmdir(directory);
     fmt::print(
         "\n  sim/ideal: simulated time over T_ideal. Q exact: HBM bytes counted in the simulation "
-        "equal the model's Q.\n  overlap: per core, the share of the shorter of memory activity "
+        "equal the model's Q (plus spilled registers' traffic, if any).\n  overlap: per core, the "
+        "share of the shorter of memory activity "
         "and compute that ran alongside the other.\n  bound: the busier of HBM and the compute "
         "units in the simulation.\n");
   }
-  if (!options.json_path.empty()) {
-    std::ofstream file(options.json_path);
-    file << all.dump(2) << '\n';
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, all.dump(2) + "\n");
+  if (!options.roofline_path.empty()) {
+    std::vector<Json> reports(all.begin(), all.end());
+    write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of(reports, {})));
   }
   return exit_code;
 }

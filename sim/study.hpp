@@ -13,7 +13,8 @@ struct StudyOptions {
   std::vector<std::string> overrides;
   bool analytical_only = false;
   unsigned jobs = 1;
-  std::string json_path;  ///< all reports as one JSON array; empty for none
+  std::string json_path;      ///< all reports as one JSON array; empty for none
+  std::string roofline_path;  ///< every workload on one roofline (SVG); empty for none
 };
 
 /// Prints the tables to stdout; returns the process exit code.

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 #include <type_traits>
 
 #include "sim/hardware_config.hpp"
+#include "sim/memory_trace_config.hpp"
 #include "sim/report.hpp"
 #include "sim/sweep_fields.hpp"
 #include "sim/workload_config.hpp"
@@ -432,8 +434,17 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
   };
   if (!resolve(config_.hardware) || !resolve(config_.workload)) return fail(failure_);
   if (auto violation = check_rules(config_.workload)) return fail(located(*violation));
-  if (auto violation = check_data_type(config_.hardware, config_.workload))
+  if (auto* trace = std::get_if<MemoryTraceSpec>(&config_.workload)) {
+    // A trace's loads and stores are counted, and its addresses checked against this machine,
+    // by reading it: every point, since the machine may change (slow, but as `run` does it).
+    try {
+      scan_memory_trace(workload_document(), *trace, config_.hardware);
+    } catch (const ConfigError& error) {
+      return fail(error.what());
+    }
+  } else if (auto violation = check_data_type(config_.hardware, config_.workload)) {
     return fail(located(*violation));
+  }
   config_.analysis = analyze_on(config_.hardware, config_.workload);
   config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
   add_report_cells(row);
@@ -461,20 +472,37 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
                             : result.kind == Expression::Kind::none ? result.text
                                                                     : "it is not a comparison"));
   }
-  if (auto violation = check_fits(config_.hardware, config_.workload, config_.analysis.footprint)) {
+  const Footprint& footprint = config_.analysis.footprint;
+  if (auto violation = check_threads(config_.hardware, config_.workload, footprint))
     return fail(located(*violation));
-  }
+  if (auto violation = check_fits(config_.hardware, config_.workload, footprint))
+    return fail(located(*violation));
   return PointStatus::ok;
+}
+
+ConfigNode SweepEvaluator::workload_document() const {
+  const Base& base = workload_bases_[workload_base_];
+  return load_document_text(base.file, base.text, "workload", {}, placed_values(false));
 }
 
 std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t point) {
   decode(point);
   const Base& hardware = hardware_bases_[hardware_base_];
   const Base& workload = workload_bases_[workload_base_];
+  std::vector<PlacedValue> workload_values = placed_values(false);
+  const WorkloadSpec spec = parse_workload_fields(
+      load_document_text(workload.file, workload.text, "workload", {}, workload_values));
+  if (const auto* trace = std::get_if<MemoryTraceSpec>(&spec)) {
+    // The trace as this point found it, from wherever the child runs.
+    workload_values.push_back(
+        PlacedValue{"workload.path",
+                    YAML::Node(std::filesystem::absolute(trace->path).lexically_normal().string()),
+                    SourceLocation{workload.file, 0, 0}});
+  }
   return {emit_document(load_document_text(hardware.file, hardware.text, "hardware", {},
                                            placed_values(true))),
-          emit_document(load_document_text(workload.file, workload.text, "workload", {},
-                                           placed_values(false)))};
+          emit_document(
+              load_document_text(workload.file, workload.text, "workload", {}, workload_values))};
 }
 
 }  // namespace ridgeline

@@ -81,6 +81,7 @@ class SweepEvaluator {
   template <class Params>
   bool resolve(Params& out);
   std::vector<PlacedValue> placed_values(bool hardware_root) const;
+  ConfigNode workload_document() const;  // the point's, read whole
   std::string located(const Violation& violation) const;
   std::string compose_located(const Violation& violation, bool hardware_root,
                               std::optional<std::size_t> holder) const;

@@ -2,9 +2,12 @@
 //
 // Each entry copies the field(s) one key fills from a copy of the parameters read with that
 // key's value (through the ordinary parser, which checked the value) into a point's parameters.
-// Only keys whose fields depend on nothing but their own value are listed (not `workload.dtype`,
-// whose default accumulator follows it, nor vector_add's keys, which clip one another). A key
-// missing here still sweeps correctly: the point's document is read whole, only slower.
+// A key is listed only when its field depends on nothing but its own value and no rule inside
+// the parser ties it to another listed key: not `workload.dtype` (the default accumulator
+// follows it), `workload.strategy` (a register tile is refused with no_reuse), vector_add's keys
+// (they clip one another), `hbm.channels` and `hbm.interleave` (the DRAM's address map checks
+// them together), nor whole maps holding such keys (`cores.registers`). A key missing here still
+// sweeps correctly: the point's document is read whole, only slower.
 #pragma once
 
 #include <string_view>

@@ -169,10 +169,8 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
         const auto [hardware, workload] = evaluator.documents(point);
         std::filesystem::create_directories(directory);
         // Plain writes: a kill before the point ends runs it again, writing them again.
-        std::ofstream(directory + "/hardware.yaml", std::ios::binary | std::ios::trunc)
-            << hardware;
-        std::ofstream(directory + "/workload.yaml", std::ios::binary | std::ios::trunc)
-            << workload;
+        std::ofstream(directory + "/hardware.yaml", std::ios::binary | std::ios::trunc) << hardware;
+        std::ofstream(directory + "/workload.yaml", std::ios::binary | std::ios::trunc) << workload;
       } catch (const ConfigError& error) {
         evaluator.set_status(row, PointStatus::failed, error.what());
         keep(k, std::move(row), false);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/memory_trace_config.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -25,6 +27,28 @@ std::uint64_t dimension(const ConfigNode& node) {
   return value;
 }
 
+// Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
+void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
+  if (auto overhead = w.optional("register_overhead")) {
+    const std::uint64_t value = overhead->count();
+    if (value > (1u << 16)) overhead->fail("must be at most 65536");
+    spec.register_overhead = static_cast<std::uint32_t>(value);
+  }
+  if (auto given = w.optional("registers_per_thread")) {
+    const std::uint64_t value = given->positive_count();
+    if (value > (1u << 16)) given->fail("must be at most 65536");
+    if (w.optional("register_overhead")) {
+      given->fail("gives the count outright, so register_overhead would be ignored",
+                  "keep one of the two");
+    }
+    spec.registers_per_thread = value;
+  }
+  if (auto spill = w.optional("spill")) {
+    spec.spill =
+        spill->choice({"refuse", "local"}) == "local" ? SpillPolicy::local : SpillPolicy::refuse;
+  }
+}
+
 GemmSpec parse_gemm(const ConfigNode& w) {
   GemmSpec spec;
   spec.m = dimension(w.required("m"));
@@ -34,9 +58,11 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   spec.accumulator = default_accumulator(spec.dtype);
   if (auto accumulator = w.optional("accumulator"))
     spec.accumulator = parse_data_type(*accumulator);
-  spec.strategy = w.required("strategy").choice({"no_reuse", "tiled"}) == "tiled"
-                      ? GemmStrategy::tiled
-                      : GemmStrategy::no_reuse;
+  const std::string strategy =
+      w.required("strategy").choice({"no_reuse", "tiled", "register_tiled"});
+  spec.strategy = strategy == "tiled"            ? GemmStrategy::tiled
+                  : strategy == "register_tiled" ? GemmStrategy::register_tiled
+                                                 : GemmStrategy::no_reuse;
 
   const ConfigNode tile = w.required("tile");
   const ConfigNode tile_m = tile.required("m");
@@ -50,11 +76,16 @@ GemmSpec parse_gemm(const ConfigNode& w) {
       static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
 
   if (auto registers = w.optional("register_tile")) {
+    if (spec.strategy == GemmStrategy::no_reuse) {
+      registers->fail("no_reuse reads every operand from memory for each multiply",
+                      "use strategy: register_tiled for local blocking without shared memory");
+    }
     const ConfigNode r_m = registers->required("m");
     const ConfigNode r_n = registers->required("n");
     spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
     registers->reject_unknown_keys();
   }
+  parse_thread_registers(w, spec);
   // The rules between these values are check_rules(GemmSpec), applied by parse_workload.
   return spec;
 }
@@ -82,15 +113,21 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   }
   spec.block_elements = std::min(spec.block_elements, spec.length);
   spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
+  spec.threads = std::min<std::uint64_t>(256, spec.chunk_elements);
+  if (auto threads = w.optional("threads")) {
+    spec.threads = threads->positive_count();
+    if (spec.threads > (1u << 24)) threads->fail("must be at most 16777216");
+  }
   return spec;
 }
 
 }  // namespace
 
 WorkloadSpec parse_workload_fields(const ConfigNode& w) {
-  const std::string kind = w.required("kind").choice({"gemm", "vector_add"});
-  WorkloadSpec spec =
-      kind == "gemm" ? WorkloadSpec{parse_gemm(w)} : WorkloadSpec{parse_vector_add(w)};
+  const std::string kind = w.required("kind").choice({"gemm", "vector_add", "memory_trace"});
+  WorkloadSpec spec = kind == "gemm"           ? WorkloadSpec{parse_gemm(w)}
+                      : kind == "memory_trace" ? WorkloadSpec{parse_memory_trace(w)}
+                                               : WorkloadSpec{parse_vector_add(w)};
   w.reject_unknown_keys();
   return spec;
 }

@@ -1,6 +1,14 @@
 // Paths and helpers shared by the tests.
 #pragma once
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "sim/config.hpp"
@@ -17,6 +25,23 @@ inline RunConfig seed_config(const std::string& workload,
                              const std::vector<std::string>& overrides = {},
                              const std::string& hardware = "hardware/seed.yaml") {
   return load_config(config_path(hardware), config_path(workload), overrides);
+}
+
+/// Runs `ridgeline run` in a child process (a simulation of its own: SystemC elaborates once per
+/// process) and returns its JSON report. For tests that compare several simulations.
+inline nlohmann::json run_report(const std::string& hardware, const std::string& workload,
+                                 const std::vector<std::string>& overrides = {}) {
+  static int runs = 0;
+  const std::string json_path = ::testing::TempDir() + "ridgeline_run_" +
+                                std::to_string(::getpid()) + "_" + std::to_string(runs++) + ".json";
+  std::string command = std::string(RIDGELINE_BINARY) + " run " + config_path(hardware) + " " +
+                        config_path(workload) + " --quiet --json " + json_path;
+  for (const auto& assignment : overrides) command += " --set '" + assignment + "'";
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+  std::ifstream file(json_path);
+  const nlohmann::json report = nlohmann::json::parse(file);
+  std::remove(json_path.c_str());
+  return report;
 }
 
 }  // namespace ridgeline::test

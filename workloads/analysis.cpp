@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/kernel_target.hpp"
+
 namespace ridgeline {
 
 std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
@@ -15,12 +17,27 @@ Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof) {
   r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
   r.roof_flop_per_s =
       std::min(roof.peak_flop_per_s, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
-  r.t_compute_s = f / roof.peak_flop_per_s;
+  r.t_compute_s = flops ? f / roof.peak_flop_per_s : 0;  // no FLOPs take no time, whatever P
   r.t_memory_s = q / roof.hbm_bytes_per_s;
   r.t_ideal_s = std::max(r.t_compute_s, r.t_memory_s);
   // Compare times rather than I with the ridge: the same test without a second rounding.
   r.bound = r.t_memory_s > r.t_compute_s ? Bound::memory : Bound::compute;
   return r;
+}
+
+void assign_registers(Footprint& f, std::uint64_t threads, std::uint64_t registers_per_thread,
+                      const KernelTarget& target) {
+  f.threads = threads;
+  f.warps = (threads + target.warp_size - 1) / target.warp_size;
+  const std::uint64_t limit = target.max_registers_per_thread;
+  const std::uint64_t allocated =
+      limit != 0 ? std::min(registers_per_thread, limit) : registers_per_thread;
+  f.registers_per_thread = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(registers_per_thread, std::numeric_limits<std::uint32_t>::max()));
+  f.allocated_registers_per_thread = static_cast<std::uint32_t>(allocated);
+  f.spilled_registers_per_thread = f.registers_per_thread - f.allocated_registers_per_thread;
+  // A warp's registers are allocated for all its lanes, whether or not each holds a thread.
+  f.register_bytes = f.warps * target.warp_size * allocated * kRegisterBytes;
 }
 
 Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity) {
@@ -32,6 +49,9 @@ Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity) {
   };
   limit(footprint.sram_bytes, capacity.sram_bytes, "sram");
   limit(footprint.register_bytes, capacity.register_bytes, "registers");
+  if (capacity.max_warps != 0) limit(footprint.warps, capacity.max_warps, "warps");
+  result.active_warps = result.blocks_per_core * footprint.warps;
+  result.max_warps = capacity.max_warps;
   return result;
 }
 

@@ -38,32 +38,62 @@ struct Footprint {
   std::uint64_t accumulator_bytes = 0;      ///< S_acc
   std::uint64_t sram_bytes = 0;             ///< what the block allocates in SRAM
   std::uint64_t register_bytes = 0;         ///< what it allocates in the register file
+
+  // Threads and their registers. The register file is allocated a whole warp at a time:
+  // register_bytes = warps x warp size x allocated registers per thread x 4 bytes.
+  std::uint64_t threads = 0;                         ///< threads per block
+  std::uint64_t warps = 0;                           ///< threads rounded up to whole warps
+  std::uint32_t registers_per_thread = 0;            ///< 32-bit registers one thread needs
+  std::uint32_t allocated_registers_per_thread = 0;  ///< what it holds: the need, at most the limit
+  std::uint32_t spilled_registers_per_thread = 0;    ///< the rest, kept in local memory
 };
+
+struct KernelTarget;
+
+/// Fills the thread and register part of `footprint`: `threads` threads that each need
+/// `registers_per_thread` registers, on a machine whose per-thread limit spills the excess.
+void assign_registers(Footprint& footprint, std::uint64_t threads,
+                      std::uint64_t registers_per_thread, const KernelTarget& target);
 
 /// What limits how many blocks a core holds.
 struct CoreCapacity {
   std::uint64_t sram_bytes = 0;
   std::uint64_t register_bytes = 0;
   std::uint32_t max_blocks = 1;
+  std::uint32_t max_warps = 0;  ///< resident warps per core; 0 = no limit
 };
 
 struct Occupancy {
   std::uint64_t blocks_per_core = 0;  ///< 0: one block does not fit
-  std::string limited_by;             ///< "sram", "registers" or "max_resident_blocks"
+  std::string limited_by;             ///< "sram", "registers", "warps" or "max_resident_blocks"
+  std::uint64_t active_warps = 0;     ///< blocks_per_core x warps per block
+  std::uint32_t max_warps = 0;        ///< the core's limit; 0 = none
+  /// Active warps / maximum warps, the usual GPU figure; 0 when the core has no warp limit.
+  double fraction() const {
+    return max_warps ? static_cast<double>(active_warps) / static_cast<double>(max_warps) : 0;
+  }
 };
 
 Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity);
 
 /// Everything `ridgeline analyze` reports for one workload on one machine.
 struct Analysis {
-  std::uint64_t flops = 0;            ///< F
-  std::uint64_t hbm_read_bytes = 0;   ///< inputs read at HBM
-  std::uint64_t hbm_write_bytes = 0;  ///< outputs written at HBM
+  std::uint64_t flops = 0;              ///< F
+  std::uint64_t hbm_read_bytes = 0;     ///< inputs read at HBM
+  std::uint64_t hbm_write_bytes = 0;    ///< outputs written at HBM
+  std::uint64_t sram_read_bytes = 0;    ///< operands read from SRAM into registers
+  std::uint64_t sram_write_bytes = 0;   ///< loaded tiles written into SRAM
+  std::uint64_t local_read_bytes = 0;   ///< spilled registers reloaded from local memory
+  std::uint64_t local_write_bytes = 0;  ///< spilled registers written to local memory
   Roof roof;
   Roofline roofline;
   Footprint footprint;
 
   std::uint64_t hbm_bytes() const { return hbm_read_bytes + hbm_write_bytes; }  ///< Q
+  /// Traffic between SRAM and the registers, both ways: the SRAM level's Q.
+  std::uint64_t sram_traffic_bytes() const { return sram_read_bytes + sram_write_bytes; }
+  /// Spill traffic, which travels to memory beside Q (CUDA local memory).
+  std::uint64_t local_traffic_bytes() const { return local_read_bytes + local_write_bytes; }
 };
 
 }  // namespace ridgeline

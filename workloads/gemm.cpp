@@ -8,7 +8,15 @@
 namespace ridgeline {
 
 std::string_view name_of(GemmStrategy strategy) {
-  return strategy == GemmStrategy::no_reuse ? "no_reuse" : "tiled";
+  switch (strategy) {
+    case GemmStrategy::no_reuse:
+      return "no_reuse";
+    case GemmStrategy::tiled:
+      return "tiled";
+    case GemmStrategy::register_tiled:
+      return "register_tiled";
+  }
+  return "?";
 }
 
 std::string describe(const GemmSpec& s) {
@@ -17,6 +25,13 @@ std::string describe(const GemmSpec& s) {
   if (s.strategy == GemmStrategy::tiled) {
     text += fmt::format(" tile {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
                         s.stages == 1 ? "" : "s");
+  }
+  if (s.strategy == GemmStrategy::register_tiled) {
+    text += fmt::format(" block {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
+                        s.stages == 1 ? "" : "s");
+  }
+  if (s.register_tile.m != 1 || s.register_tile.n != 1) {
+    text += fmt::format(", {}x{} per thread", s.register_tile.m, s.register_tile.n);
   }
   return text;
 }
@@ -75,56 +90,86 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   return std::nullopt;
 }
 
-Footprint footprint(const GemmSpec& s) {
+std::uint64_t threads_per_block(const GemmSpec& s) {
+  return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
+}
+
+ThreadRegisters thread_registers(const GemmSpec& s) {
+  const RegisterTile& r = s.register_tile;
+  ThreadRegisters t;
+  t.accumulators = ceil_div(r.m * r.n * element_bytes(s.accumulator), kRegisterBytes);
+  t.fragments = ceil_div((r.m + r.n) * element_bytes(s.dtype), kRegisterBytes);
+  t.overhead = s.register_overhead;
+  t.given = s.registers_per_thread.has_value();
+  t.total = t.given ? *s.registers_per_thread : t.accumulators + t.fragments + t.overhead;
+  return t;
+}
+
+Footprint footprint(const GemmSpec& s, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
   Footprint f;
   f.stages = s.stages;
   f.accumulator_bytes = s.tile.m * s.tile.n * element_bytes(s.accumulator);
-  f.register_bytes = f.accumulator_bytes;
   if (s.strategy == GemmStrategy::tiled) {
     f.input_bytes_per_stage = (s.tile.m * s.tile.k + s.tile.k * s.tile.n) * e;
     f.input_bytes = f.input_bytes_per_stage * s.stages;
     f.sram_bytes = f.input_bytes;
   }
+  assign_registers(f, threads_per_block(s), thread_registers(s).total, target);
   return f;
 }
 
-Analysis analyze(const GemmSpec& s, const Roof& roof) {
+Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
+  const bool tiled = s.strategy == GemmStrategy::tiled;
   Analysis a;
   a.flops = 2 * s.m * s.n * s.k;
-  if (s.strategy == GemmStrategy::no_reuse) {
-    a.hbm_read_bytes = 2 * s.m * s.n * s.k * e;  // one A and one B element per multiply
-  } else {
-    // Each of the (M/B_M)(N/B_N) blocks reads all of A's row panel and B's column panel.
-    a.hbm_read_bytes = (s.n / s.tile.n) * s.m * s.k * e + (s.m / s.tile.m) * s.k * s.n * e;
-  }
+  // An element of A is read once per group of outputs along N that shares it on chip: the block
+  // (B_N, in SRAM) when tiled, else the thread (R_N, in registers; 1 without reuse). B likewise.
+  const std::uint64_t a_shared_by = tiled ? s.tile.n : s.register_tile.n;
+  const std::uint64_t b_shared_by = tiled ? s.tile.m : s.register_tile.m;
+  a.hbm_read_bytes = (s.n / a_shared_by) * s.m * s.k * e + (s.m / b_shared_by) * s.k * s.n * e;
   a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
+  if (tiled) {
+    // Tiles land in SRAM once; threads read them into registers, reused over the register tile.
+    a.sram_write_bytes = a.hbm_read_bytes;
+    a.sram_read_bytes =
+        (s.n / s.register_tile.n) * s.m * s.k * e + (s.m / s.register_tile.m) * s.k * s.n * e;
+  }
   a.roof = roof;
   a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
-  a.footprint = footprint(s);
+  a.footprint = footprint(s, target);
+  // Spilled registers travel both ways once per K-step after the first (see staged_loop.hpp).
+  const std::uint64_t blocks = (s.m / s.tile.m) * (s.n / s.tile.n);
+  const std::uint64_t spill_bytes =
+      a.footprint.threads * a.footprint.spilled_registers_per_thread * kRegisterBytes;
+  a.local_read_bytes = a.local_write_bytes = blocks * (s.k / s.tile.k - 1) * spill_bytes;
   return a;
 }
 
-Kernel build_kernel(const GemmSpec& s) {
+Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
   const MatrixLayout layout = gemm_layout(s.m, s.n, s.k, e);
   const TileShape& t = s.tile;
+  const RegisterTile& r = s.register_tile;
   const bool tiled = s.strategy == GemmStrategy::tiled;
   const std::uint64_t steps = s.k / t.k;
+  const std::uint64_t grid_cols = s.n / t.n;
 
-  // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. No reuse re-reads
-  // that region once per output column of the block; B_k likewise once per output row.
+  // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. Straight into
+  // registers, each column of threads reads that region for itself (B_N / R_N times); B_k
+  // likewise once per row of threads.
   auto a_tile = [&](std::uint64_t step) {
     AddressPattern p;
-    p.region_of_block0 = Region{layout.a + step * t.k * e, t.m, t.k * e, s.k * e, tiled ? 1 : t.n};
+    p.region_of_block0 =
+        Region{layout.a + step * t.k * e, t.m, t.k * e, s.k * e, tiled ? 1 : t.n / r.n};
     p.block_row_bytes = t.m * s.k * e;
     return p;
   };
   auto b_tile = [&](std::uint64_t step) {
     AddressPattern p;
     p.region_of_block0 =
-        Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e, tiled ? 1 : t.m};
+        Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e, tiled ? 1 : t.m / r.m};
     p.block_col_bytes = t.n * e;
     return p;
   };
@@ -135,15 +180,29 @@ Kernel build_kernel(const GemmSpec& s) {
 
   // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
   // R_M elements of A and R_N of B per k.
-  const RegisterTile& r = s.register_tile;
   const std::uint64_t sram_reads = tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
 
-  ProgramBuilder builder({"A", "B", "C"});
-  constexpr std::uint8_t kA = 0, kB = 1, kC = 2;
-  StagedLoop loop(builder, s.stages);
+  const Footprint f = footprint(s, target);
+  ProgramBuilder builder({"A", "B", "C", "local"});
+  constexpr std::uint8_t kA = 0, kB = 1, kC = 2, kLocal = 3;
+  StagedLoopShape shape;
+  shape.stages = s.stages;
+  // Barriers guard buffers every thread of the block shares; operands in registers need none.
+  if (tiled) shape.barrier = target.barrier;
+  if (f.spilled_registers_per_thread > 0) {
+    // Each block's spilled registers, one after the other past C (local memory is per thread).
+    const std::uint64_t bytes = f.threads * f.spilled_registers_per_thread * kRegisterBytes;
+    const std::uint64_t base = layout.c + align_up(s.m * s.n * e, kTensorAlignmentBytes);
+    LocalSpill spill{kLocal, {}};
+    spill.region.region_of_block0 = Region::contiguous(base, bytes);
+    spill.region.block_row_bytes = grid_cols * bytes;
+    spill.region.block_col_bytes = bytes;
+    shape.spill = spill;
+  }
+  StagedLoop loop(builder, shape);
   for (std::uint64_t step = 0; step < steps; ++step) {
     const auto k = static_cast<std::uint32_t>(step);
-    // Tiled loads land in SRAM; without reuse, operands go straight to registers.
+    // Tiled loads land in SRAM; otherwise operands go straight to registers.
     const AddressPattern a_k = a_tile(step);
     const AddressPattern b_k = b_tile(step);
     loop.add_step({Op::load(kA, k, a_k, tiled ? a_k.region_of_block0.bytes() : 0),
@@ -159,8 +218,9 @@ Kernel build_kernel(const GemmSpec& s) {
   kernel.compute_type = s.dtype;
   kernel.program = builder.compile();
   kernel.grid_rows = s.m / t.m;
-  kernel.grid_cols = s.n / t.n;
-  const Footprint f = footprint(s);
+  kernel.grid_cols = grid_cols;
+  kernel.threads_per_block = f.threads;
+  kernel.warps_per_block = f.warps;
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;
   return kernel;

@@ -2,12 +2,26 @@
 //
 // Strategies (the seed note, section 3 and 4):
 // - no_reuse: every multiply reads its A and B element from HBM. Blocks of tile.m x tile.n
-//   outputs stream their operands straight into registers, tile.k at a time; nothing is kept.
-// - tiled: a block computes a tile.m x tile.n output tile; per K-step it loads a tile.m x tile.k
-//   tile of A and a tile.k x tile.n tile of B into SRAM, keeps `stages` such buffers (1 = single,
-//   2 = double buffering, more = multi-stage) and accumulates in registers; C is written once.
-// Each thread of a tiled block computes register_tile.m x register_tile.n outputs (local
-// blocking), which sets how many operand bytes compute reads from SRAM.
+//   outputs, one thread each, stream their operands straight into registers, tile.k at a time;
+//   nothing is kept.
+// - register_tiled: local blocking only. Each thread computes register_tile.m x register_tile.n
+//   outputs and reads, per k, its R_M elements of A and R_N of B from memory straight into
+//   registers, where each is used R_N (or R_M) times; no shared memory. With a 1 x 1 register
+//   tile this is no_reuse.
+// - tiled: shared-memory blocking. A block computes a tile.m x tile.n output tile; per K-step it
+//   loads a tile.m x tile.k tile of A and a tile.k x tile.n tile of B into SRAM, keeps `stages`
+//   such buffers (1 = single, 2 = double buffering, more = multi-stage) and accumulates in
+//   registers; C is written once. Each thread computes register_tile.m x register_tile.n outputs
+//   (local blocking on top), which sets how many operand bytes compute reads from SRAM:
+//   (B_M/R_M)(B_N/R_N)(R_M + R_N) B_K e per K-step. Barriers guard the shared buffers.
+// Local blocking divides the traffic of the level that feeds the registers (HBM without shared
+// memory, SRAM with it) by the register tile; shared-memory blocking divides HBM traffic by the
+// block tile.
+//
+// Registers per thread: accumulators ceil(R_M R_N a / 4) + operand fragments
+// ceil((R_M + R_N) e / 4) + `register_overhead` (addresses, indices, loop counters), unless
+// `registers_per_thread` gives the count outright. Above the machine's per-thread limit the
+// excess spills to local memory (spill: local) or the configuration is refused (spill: refuse).
 #pragma once
 
 #include <cstdint>
@@ -16,13 +30,17 @@
 
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
+#include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
 #include "workloads/violation.hpp"
 
 namespace ridgeline {
 
-enum class GemmStrategy { no_reuse, tiled };
+enum class GemmStrategy { no_reuse, tiled, register_tiled };
 std::string_view name_of(GemmStrategy strategy);
+
+/// What happens to registers a thread needs beyond the machine's per-thread limit.
+enum class SpillPolicy { refuse, local };
 
 struct TileShape {
   std::uint64_t m = 0;  ///< B_M, rows of C per block
@@ -45,15 +63,29 @@ struct GemmSpec {
   TileShape tile;
   std::uint32_t stages = 1;
   RegisterTile register_tile;
+  std::uint32_t register_overhead = 0;                ///< registers per thread beyond the data
+  std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
+  SpillPolicy spill = SpillPolicy::refuse;
 };
 
 std::string describe(const GemmSpec& spec);
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
 /// matrix, stages <= K-steps, the register tile divides the tile. The first one broken, if any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
-Analysis analyze(const GemmSpec& spec, const Roof& roof);
-Footprint footprint(const GemmSpec& spec);
+Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
+Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
+/// Threads per block: one per register tile of the block's outputs.
+std::uint64_t threads_per_block(const GemmSpec& spec);
+/// The registers one thread needs (before any limit), and what they hold.
+struct ThreadRegisters {
+  std::uint64_t accumulators = 0;  ///< ceil(R_M R_N a / 4)
+  std::uint64_t fragments = 0;     ///< ceil((R_M + R_N) e / 4): one k of A and B operands
+  std::uint64_t overhead = 0;      ///< register_overhead
+  bool given = false;              ///< registers_per_thread was set: `total` is that value
+  std::uint64_t total = 0;
+};
+ThreadRegisters thread_registers(const GemmSpec& spec);
 /// The block program and grid. The spec must be valid (tiles divide the matrix).
-Kernel build_kernel(const GemmSpec& spec);
+Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
 
 }  // namespace ridgeline

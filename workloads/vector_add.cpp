@@ -14,18 +14,20 @@ std::string describe(const VectorAddSpec& s) {
   return fmt::format("vector_add {} {}", s.length, name_of(s.dtype));
 }
 
-Footprint footprint(const VectorAddSpec& s) {
+Footprint footprint(const VectorAddSpec& s, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
   Footprint f;
   f.stages = s.stages;
   f.input_bytes_per_stage = 2 * s.chunk_elements * e;  // A and B chunks
   f.input_bytes = f.input_bytes_per_stage * s.stages;
-  f.accumulator_bytes = s.chunk_elements * e;              // the C chunk before it is stored
-  f.register_bytes = f.input_bytes + f.accumulator_bytes;  // operands land in registers
+  f.accumulator_bytes = s.chunk_elements * e;  // the C chunk before it is stored
+  // Operands land in registers, shared evenly by the block's threads.
+  const std::uint64_t data_bytes = f.input_bytes + f.accumulator_bytes;
+  assign_registers(f, s.threads, ceil_div(data_bytes, s.threads * kRegisterBytes), target);
   return f;
 }
 
-Analysis analyze(const VectorAddSpec& s, const Roof& roof) {
+Analysis analyze(const VectorAddSpec& s, const Roof& roof, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
   Analysis a;
   a.flops = s.length;
@@ -33,7 +35,7 @@ Analysis analyze(const VectorAddSpec& s, const Roof& roof) {
   a.hbm_write_bytes = s.length * e;
   a.roof = roof;
   a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
-  a.footprint = footprint(s);
+  a.footprint = footprint(s, target);
   return a;
 }
 
@@ -57,9 +59,9 @@ Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
     };
     const auto step = static_cast<std::uint32_t>(chunk);
     // Operands land in registers (no SRAM bytes); each chunk's sum is stored as soon as it is made.
-    const std::uint32_t c = loop.add_step(
-        {Op::load(0, step, part(layout.a), 0), Op::load(1, step, part(layout.b), 0)},
-        Op::compute(step, count, 0));
+    const std::uint32_t c =
+        loop.add_step({Op::load(0, step, part(layout.a), 0), Op::load(1, step, part(layout.b), 0)},
+                      Op::compute(step, count, 0));
     builder.depend(c, builder.add(Op::store(2, step, part(layout.c))), EdgeKind::data);
   }
   return builder.compile();
@@ -67,7 +69,7 @@ Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
 
 }  // namespace
 
-Kernel build_kernel(const VectorAddSpec& s) {
+Kernel build_kernel(const VectorAddSpec& s, const KernelTarget& target) {
   Kernel kernel;
   kernel.name = describe(s);
   kernel.compute_type = s.dtype;
@@ -78,7 +80,9 @@ Kernel build_kernel(const VectorAddSpec& s) {
   if (last != s.block_elements && kernel.grid_rows > 1) {
     kernel.last_block_program = block_program(s, last);
   }
-  const Footprint f = footprint(s);
+  const Footprint f = footprint(s, target);
+  kernel.threads_per_block = f.threads;
+  kernel.warps_per_block = f.warps;
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;
   return kernel;

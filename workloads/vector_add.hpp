@@ -2,7 +2,8 @@
 //
 // Each thread block handles `block_elements` consecutive elements, `chunk_elements` at a time:
 // load A and B chunks into registers, add, store the C chunk. `stages` chunks may be loading at
-// once (software pipelining); the last block takes whatever is left.
+// once (software pipelining); the last block takes whatever is left. The block's `threads` share
+// each chunk evenly; its operands live in their registers.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
+#include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
 
 namespace ridgeline {
@@ -20,11 +22,12 @@ struct VectorAddSpec {
   std::uint64_t block_elements = 0;  ///< elements per thread block
   std::uint64_t chunk_elements = 0;  ///< elements per load
   std::uint32_t stages = 2;          ///< chunks in flight per block
+  std::uint64_t threads = 256;       ///< threads per block
 };
 
 std::string describe(const VectorAddSpec& spec);
-Analysis analyze(const VectorAddSpec& spec, const Roof& roof);
-Footprint footprint(const VectorAddSpec& spec);
-Kernel build_kernel(const VectorAddSpec& spec);
+Analysis analyze(const VectorAddSpec& spec, const Roof& roof, const KernelTarget& target = {});
+Footprint footprint(const VectorAddSpec& spec, const KernelTarget& target = {});
+Kernel build_kernel(const VectorAddSpec& spec, const KernelTarget& target = {});
 
 }  // namespace ridgeline

@@ -2,26 +2,47 @@
 // and the kernel the simulator runs.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "workloads/gemm.hpp"
+#include "workloads/memory_trace.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace ridgeline {
 
-using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec>;
+using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
 
 inline std::string describe(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
 }
-inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof) {
-  return std::visit([&](const auto& s) { return analyze(s, roof); }, spec);
+inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof,
+                        const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
 }
-inline Kernel build_kernel(const WorkloadSpec& spec) {
-  return std::visit([](const auto& s) { return build_kernel(s); }, spec);
+inline Kernel build_kernel(const WorkloadSpec& spec, const KernelTarget& target = {}) {
+  return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
 }
+/// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names.
+inline std::string short_label(const WorkloadSpec& spec) {
+  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
+    if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
+    const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
+                                 ? fmt::format("t = {}", g->tile.m)
+                                 : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
+    return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
+  }
+  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {  // "trace random-64B"
+    std::string name = t->path.substr(t->path.rfind('/') + 1);
+    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
+    return "trace " + name;
+  }
+  return "vector add";
+}
+
 /// The rules between a workload's values (see check_rules of each spec). vector_add has none
 /// beyond what reading it checks.
 inline std::optional<Violation> check_rules(const WorkloadSpec& spec) {

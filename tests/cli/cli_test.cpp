@@ -108,5 +108,48 @@ TEST(Cli, StudySimulatesEachWorkloadInItsOwnProcess) {
   EXPECT_EQ(o.out.find("NO"), std::string::npos) << "counted Q differs from the model\n" << o.out;
 }
 
+TEST(Cli, MemoryTraceReportsBandwidthAndLatencyPercentiles) {
+  const std::string json_path = ::testing::TempDir() + "ridgeline_cli_trace.json";
+  const std::string html_path = ::testing::TempDir() + "ridgeline_cli_trace.html";
+  const Outcome o = ridgeline("run " + test::config_path("hardware/hbm3-stack.yaml") + " " +
+                              test::config_path("workloads/memory/random-trace.yaml") + " --json " +
+                              json_path + " --report " + html_path);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  // The HTML report of a trace (no blocks, no FLOPs, no limiter) is written too.
+  EXPECT_NE(slurp(html_path).find("trace random-64B"), std::string::npos);
+  std::remove(html_path.c_str());
+  for (const char* text : {"memory trace: 2,048 accesses (2,048 loads, 0 stores)", "achieved",
+                           "p50", "p90", "p99", "max", "HBM (detailed)", "row accesses"}) {
+    EXPECT_NE(o.out.find(text), std::string::npos) << text << "\n" << o.out;
+  }
+  const auto report = nlohmann::json::parse(slurp(json_path));
+  const auto& trace = report["simulated"]["trace"];
+  EXPECT_EQ(trace["accesses"], 2048u);
+  EXPECT_EQ(trace["bytes"], 2048u * 64);
+  for (const char* key : {"mean", "min", "p50", "p90", "p99", "max"}) {
+    EXPECT_GT(trace["latency_s"][key].get<double>(), 0) << key;
+  }
+  EXPECT_LE(trace["latency_s"]["p50"].get<double>(), trace["latency_s"]["p99"].get<double>());
+  EXPECT_LE(trace["latency_s"]["p99"].get<double>(), trace["latency_s"]["max"].get<double>());
+  EXPECT_EQ(report["components"]["dram"]["activations"], 2048.0);
+  std::remove(json_path.c_str());
+}
+
+TEST(Cli, BadTraceLineExitsWithTwoNamingTheTraceFile) {
+  const std::string base = ::testing::TempDir() + "ridgeline_cli_bad";
+  std::ofstream(base + ".trace") << "LD 0x0\nLD 0x40\nLOAD 0x80\n";
+  std::ofstream(base + ".yaml") << "workload:\n  kind: memory_trace\n  path: " << base
+                                << ".trace\n";
+  const Outcome o = ridgeline("run " + kSeed + " " + base + ".yaml");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find(base + ".trace:3:1: workload.path: value \"LOAD 0x80\": expected 'LD' or "
+                              "'ST' at the start of the line"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1);
+  std::remove((base + ".trace").c_str());
+  std::remove((base + ".yaml").c_str());
+}
+
 }  // namespace
 }  // namespace ridgeline

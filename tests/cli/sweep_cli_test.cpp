@@ -311,6 +311,31 @@ TEST_F(SweepCli, ShardsThroughGnuParallelMergeToThePlainRun) {
   EXPECT_NE(mixed.err.find("holds another sweep"), std::string::npos) << mixed.err;
 }
 
+TEST_F(SweepCli, MemoryTracesSweepLikeAnyWorkload) {
+  // The trace's path is relative to its workload file; the simulated points run from their own
+  // folders, so their resolved workload names the trace absolutely.
+  const std::string sweep = path("traces.yaml");
+  std::ofstream(sweep) << "sweep:\n  workload: "
+                       << test::config_path("workloads/memory/sequential-trace.yaml")
+                       << "\n  axes:\n    - hardware: ["
+                       << test::config_path("hardware/hbm3-stack.yaml")
+                       << "]\n    - workload.access_bytes: [64B, 128B]\n";
+  const Outcome o = ridgeline("sweep " + sweep + " -j 2 --out " + path("out"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto all = rows(path("out"));
+  ASSERT_EQ(all.size(), 2u);
+  for (std::size_t p = 0; p < 2; ++p) {
+    SCOPED_TRACE(p);
+    ASSERT_EQ(all[p]["status"], "ok") << all[p]["reason"];
+    EXPECT_EQ(all[p]["workload.loads"], 2048u);
+    EXPECT_EQ(all[p]["analytical.hbm_bytes"], 2048u * 64 * (p + 1));
+    EXPECT_EQ(all[p]["simulated.hbm_bytes"], all[p]["analytical.hbm_bytes"]);
+  }
+  const Outcome analytical = ridgeline("sweep " + sweep + " --analytical --out " + path("model"));
+  ASSERT_EQ(analytical.exit_code, 0) << analytical.err;
+  EXPECT_EQ(rows(path("model"))[1]["analytical.hbm_bytes"], 2048u * 128);
+}
+
 TEST_F(SweepCli, BadSweepFileExitsWithTwoAndOneLine) {
   const std::string sweep =
       sweep_file("bad.yaml", "  axes:\n    - workload.stages: {from: 1, to: 4}\n");

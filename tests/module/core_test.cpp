@@ -30,14 +30,14 @@ HardwareParams machine() {
 }
 
 // C (32 x 32) = A (32 x 64) B (64 x 32) in one block of 32 x 32, two K-steps of 32.
-Kernel two_step_gemm(std::uint32_t stages) {
+Kernel two_step_gemm(std::uint32_t stages, const KernelTarget& target = {}) {
   GemmSpec spec;
   spec.m = 32;
   spec.n = 32;
   spec.k = 64;
   spec.tile = TileShape{32, 32, 32};
   spec.stages = stages;
-  return build_kernel(spec);
+  return build_kernel(spec, target);
 }
 
 TEST(Core, SingleBufferingSerialisesLoadsAndCompute) {
@@ -87,6 +87,91 @@ TEST(Core, InFlightLimitHoldsRequestsBack) {
   // B_1 at 20384; compute_0 10192..666192, compute_1 666192..1322192, store at 1327288.
   EXPECT_EQ(stats.finish.ps(), 1'327'288u);
   EXPECT_EQ(stats.in_flight_limit.ps(), 15288u);  // B_0, A_1, B_1 each waited in turn
+}
+
+// What one core and the HBM counted when `kernel` ran alone on `hw`.
+struct Alone {
+  CoreStats core;
+  HbmStats hbm;
+};
+Alone run_alone(const HardwareParams& hw, const Kernel& kernel) {
+  Accelerator top("top", hw, kernel);
+  sc_core::sc_start();
+  return Alone{top.cores[0]->stats(), top.hbm.timing().stats()};
+}
+
+KernelTarget barriers_of(std::uint64_t cycles) {
+  KernelTarget target;
+  target.barrier = Cycles{cycles};
+  return target;
+}
+
+// Barriers of 10 cycles (10 ns) in the timelines above. One stage: load_k -> arrive_k ->
+// compute_k -> release_k -> load_k+1, three barriers in all.
+TEST(Core, BarriersHoldTheBlockForTheirCycles) {
+  const CoreStats stats = run_alone(machine(), two_step_gemm(1, barriers_of(10))).core;
+  // B_0 at 9192; arrive 9192..19192; compute_0 19192..675192; release ..685192; A_1 data at
+  // 690288, B_1 at 694384; arrive ..704384; compute_1 ..1360384; store C done at 1365480: the
+  // single-buffered timeline plus 3 x 10 ns.
+  EXPECT_EQ(stats.finish.ps(), 1'365'480u);
+  EXPECT_EQ(stats.barriers, 3u);
+  EXPECT_EQ(stats.barrier_time.ps(), 30'000u);
+  EXPECT_EQ(stats.barrier_wait.ps(), 30'000u);  // compute idle during each, one block resident
+  EXPECT_EQ(stats.waiting_data.ps(), 2u * 9192);
+}
+
+TEST(Core, DoubleBufferingSynchronisesOncePerStep) {
+  const CoreStats stats = run_alone(machine(), two_step_gemm(2, barriers_of(10))).core;
+  // arrive_0 9192..19192, compute_0 ..675192, arrive_1 (loads long there) ..685192, compute_1
+  // ..1341192, store done at 1346288: the double-buffered timeline plus 2 x 10 ns.
+  EXPECT_EQ(stats.finish.ps(), 1'346'288u);
+  EXPECT_EQ(stats.barriers, 2u);
+}
+
+// A thread may hold 2 registers but needs 3: one register per thread (1024 x 4 bytes per block)
+// is written back after compute_0 and reloaded before compute_1.
+TEST(Core, SpilledRegistersMakeARoundTripThroughMemory) {
+  KernelTarget target;
+  target.max_registers_per_thread = 2;
+  const Kernel kernel = two_step_gemm(1, target);
+  EXPECT_EQ(kernel.register_bytes_per_block, 1024u * 2 * 4);
+  const Alone run = run_alone(machine(), kernel);
+  const CoreStats& stats = run.core;
+  // compute_0 ends at 665192; the write-back leaves first (channel 665192..669288), then A_1
+  // (..673384), the reload (..677480, data at 678480), B_1 (..681576, data at 682576);
+  // compute_1 682576..1338576; store C done at 1343672.
+  EXPECT_EQ(stats.finish.ps(), 1'343'672u);
+  EXPECT_EQ(stats.local_loads, 1u);
+  EXPECT_EQ(stats.local_stores, 1u);
+  EXPECT_EQ(stats.local_load_bytes, 4096u);
+  EXPECT_EQ(stats.local_store_bytes, 4096u);
+  EXPECT_EQ(stats.spill_wait.ps(), 678'480u - 665'192u);  // the reload queued, then in flight
+  EXPECT_EQ(stats.waiting_data.ps(), 9192u + (682'576u - 678'480u));
+  EXPECT_EQ(run.hbm.read_bytes, 4u * 4096 + 4096);
+  EXPECT_EQ(run.hbm.write_bytes, 4096u + 4096);
+}
+
+// Four blocks of 32 warps on a core of 64 warps and room for four: two at a time.
+TEST(Core, WarpsLimitResidentBlocks) {
+  HardwareParams hw = machine();
+  hw.core.max_resident_blocks = 4;
+  hw.core.max_warps = 64;
+  GemmSpec spec;
+  spec.m = spec.n = 64;
+  spec.k = 64;
+  spec.tile = TileShape{32, 32, 32};
+  spec.stages = 2;
+  const Kernel kernel = build_kernel(spec);
+  ASSERT_EQ(kernel.warps_per_block, 32u);
+  const CoreStats stats = run_alone(hw, kernel).core;
+  EXPECT_EQ(stats.blocks, 4u);
+  EXPECT_EQ(stats.peak_resident_blocks, 2u);
+  EXPECT_GT(stats.full_by_warps.ps(), 0u);
+  EXPECT_EQ(stats.full_by_blocks.ps() + stats.full_by_sram.ps() + stats.full_by_registers.ps(), 0u);
+  // Every resident block holds its 32 warps; at most two, at least one, are resident throughout.
+  EXPECT_EQ(stats.resident_warp_time.ps(), 32 * stats.resident_block_time.ps());
+  EXPECT_LE(stats.resident_block_time.ps(), 2 * stats.finish.ps());
+  EXPECT_GE(stats.resident_block_time.ps(), stats.finish.ps());
 }
 
 }  // namespace

@@ -135,7 +135,8 @@ TEST_F(ConfigTest, OnChipCapacityIsChecked) {
                 "a core has 128 KiB"},
                {"hardware.cores.sram.capacity=128KiB"});
   expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-t128-double.yaml"),
-               {"one block needs 64 KiB of registers", "a core has 32 KiB"},
+               {"one block needs 192 KiB of registers (16384 threads in 512 warps x 3 registers)",
+                "a core has 32 KiB"},
                {"hardware.cores.registers.capacity=32KiB"});
 }
 
@@ -145,6 +146,63 @@ TEST_F(ConfigTest, DataTypeTheMachineLacks) {
   expect_error(seed_hardware(), gemm(),
                {"workload.dtype", "not an accepted value", "did you mean 'fp32'"},
                {"workload.dtype=fp23"});
+}
+
+TEST_F(ConfigTest, ThreadWarpAndRegisterLimits) {
+  const std::string t128 = config_path("workloads/seed/gemm-4096-t128-double.yaml");
+  expect_error(seed_hardware(), t128,
+               {"workload.tile", "one block has 16384 threads but a core runs at most 1024",
+                "hardware.cores.max_threads_per_block", "larger register_tile"},
+               {"hardware.cores.max_threads_per_block=1024"});
+  expect_error(seed_hardware(), gemm(),
+               {"--set workload.register_tile={m: 2, n: 2}", "one block has 32 warps of 32 threads",
+                "at most 16 (hardware.cores.max_warps)"},
+               {"hardware.cores.max_warps=16", "workload.register_tile={m: 2, n: 2}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.register_tile",
+                "a thread needs 338 registers (256 accumulators + 32 operand fragments + 50 "
+                "overhead) but a thread may hold 255 (hardware.cores.registers.max_per_thread)",
+                "set 'spill: local'"},
+               {"hardware.cores.registers.max_per_thread=255", "workload.register_tile.m=16",
+                "workload.register_tile.n=16", "workload.register_overhead=50"});
+  expect_error(
+      seed_hardware(), gemm(),
+      {"--set workload.registers_per_thread=300", "a thread needs 300 registers but"},
+      {"hardware.cores.registers.max_per_thread=255", "workload.registers_per_thread=300"});
+  expect_error(seed_hardware(), config_path("workloads/vector-add.yaml"),
+               {"workload.threads", "a thread needs 20480 registers", "set 'threads' higher"},
+               {"hardware.cores.registers.max_per_thread=255", "workload.threads=1"});
+  expect_error(
+      seed_hardware(), gemm(),
+      {"hardware.cores.registers.max_per_thread", "one warp at this limit needs 32640 B",
+       "a core has 16 KiB"},
+      {"hardware.cores.registers.max_per_thread=255", "hardware.cores.registers.capacity=16KiB"});
+  // With spill: local the same block runs, holding 255 registers and spilling 33 per thread.
+  const RunConfig spilled =
+      load_config(seed_hardware(), gemm(),
+                  {"hardware.cores.registers.max_per_thread=255",
+                   "workload.register_tile={m: 16, n: 16}", "workload.spill=local"});
+  EXPECT_EQ(spilled.analysis.footprint.spilled_registers_per_thread, 33u);
+  EXPECT_GT(spilled.analysis.local_read_bytes, 0u);
+}
+
+TEST_F(ConfigTest, RegisterKeysAndStrategiesThatDoNotGoTogether) {
+  expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-no-reuse.yaml"),
+               {"workload.register_tile", "no_reuse reads every operand from memory",
+                "strategy: register_tiled"},
+               {"workload.register_tile={m: 2, n: 2}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.registers_per_thread", "register_overhead would be ignored"},
+               {"workload.register_overhead=8", "workload.registers_per_thread=64"});
+  expect_error(seed_hardware(), gemm(), {"workload.spill", "not an accepted value"},
+               {"workload.spill=sometimes"});
+  expect_error(seed_hardware(), gemm(), {"hardware.cores.barrier_latency", "at most 1000000cycles"},
+               {"hardware.cores.barrier_latency=2000000cycles"});
+  const RunConfig local =
+      load_config(seed_hardware(), gemm(),
+                  {"workload.strategy=register_tiled", "workload.register_tile={m: 8, n: 4}"});
+  EXPECT_EQ(local.analysis.footprint.sram_bytes, 0u);
+  EXPECT_EQ(local.analysis.footprint.threads, 8u * 16);
 }
 
 TEST_F(ConfigTest, OverridesApplyInOrderAndNameThemselves) {

@@ -167,7 +167,6 @@ const std::vector<std::pair<std::string, std::string>> kFieldValues = {
     {"hardware.cores.sram.capacity", "1MiB"},
     {"hardware.cores.sram.read_bandwidth", "512B/cycle"},
     {"hardware.cores.sram.write_bandwidth", "256B/cycle"},
-    {"hardware.cores.registers", "{capacity: 512KiB}"},
     {"hardware.cores.registers.capacity", "512KiB"},
     {"hardware.cores.compute.throughput", "{fp32: 250FLOP/cycle, fp16: 1000FLOP/cycle}"},
     {"hardware.cores.compute.throughput.fp32", "250FLOP/cycle"},
@@ -180,15 +179,12 @@ const std::vector<std::pair<std::string, std::string>> kFieldValues = {
     {"hardware.cores.compute.pipeline_latency", "8cycles"},
     {"hardware.hbm.bandwidth", "3.35TB/s"},
     {"hardware.hbm.latency", "700ns"},
-    {"hardware.hbm.channels", "16"},
-    {"hardware.hbm.interleave", "512B"},
     {"hardware.hbm.max_bytes_in_flight_per_core", "1MiB"},
     {"hardware.hbm.max_requests_in_flight_per_core", "32"},
     {"workload.m", "2048"},
     {"workload.n", "8192"},
     {"workload.k", "1024"},
     {"workload.accumulator", "fp16"},
-    {"workload.strategy", "no_reuse"},
     {"workload.tile", "{m: 32, n: 128, k: 16}"},
     {"workload.tile.m", "128"},
     {"workload.tile.n", "32"},
@@ -222,6 +218,14 @@ void expect_same(const HardwareParams& a, const HardwareParams& b) {
   EXPECT_EQ(a.hbm.access_latency.ps(), b.hbm.access_latency.ps());
   EXPECT_EQ(a.hbm.channels, b.hbm.channels);
   EXPECT_EQ(a.hbm.interleave_bytes, b.hbm.interleave_bytes);
+  EXPECT_EQ(a.hbm.pseudo_channels, b.hbm.pseudo_channels);
+  EXPECT_EQ(a.hbm.mode, b.hbm.mode);
+  EXPECT_EQ(a.hbm.dram.has_value(), b.hbm.dram.has_value());
+  EXPECT_EQ(a.core.max_warps, b.core.max_warps);
+  EXPECT_EQ(a.threads.warp_size, b.threads.warp_size);
+  EXPECT_EQ(a.threads.max_threads_per_block, b.threads.max_threads_per_block);
+  EXPECT_EQ(a.threads.max_registers_per_thread, b.threads.max_registers_per_thread);
+  EXPECT_EQ(a.threads.barrier.count, b.threads.barrier.count);
 }
 
 void expect_same(const GemmSpec& a, const GemmSpec& b) {
@@ -237,6 +241,9 @@ void expect_same(const GemmSpec& a, const GemmSpec& b) {
   EXPECT_EQ(a.stages, b.stages);
   EXPECT_EQ(a.register_tile.m, b.register_tile.m);
   EXPECT_EQ(a.register_tile.n, b.register_tile.n);
+  EXPECT_EQ(a.register_overhead, b.register_overhead);
+  EXPECT_EQ(a.registers_per_thread, b.registers_per_thread);
+  EXPECT_EQ(a.spill, b.spill);
 }
 
 TEST_F(SweepTest, FastPathEqualsLoadConfigForEveryKeyItSets) {

@@ -1,0 +1,124 @@
+// The pictures are valid XML / self-contained HTML, and their numbers are the JSON's.
+#include <gtest/gtest.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Every node the XPath expression selects, as attribute `attribute` (or text when empty).
+std::vector<std::string> select(xmlDocPtr doc, const std::string& xpath,
+                                const std::string& attribute = "") {
+  std::vector<std::string> values;
+  xmlXPathContextPtr context = xmlXPathNewContext(doc);
+  xmlXPathRegisterNs(context, BAD_CAST "svg", BAD_CAST "http://www.w3.org/2000/svg");
+  xmlXPathObjectPtr result = xmlXPathEvalExpression(BAD_CAST xpath.c_str(), context);
+  if (result != nullptr && result->nodesetval != nullptr) {
+    for (int i = 0; i < result->nodesetval->nodeNr; ++i) {
+      xmlNodePtr node = result->nodesetval->nodeTab[i];
+      xmlChar* text = attribute.empty() ? xmlNodeGetContent(node)
+                                        : xmlGetProp(node, BAD_CAST attribute.c_str());
+      values.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+      xmlFree(text);
+    }
+  }
+  xmlXPathFreeObject(result);
+  xmlXPathFreeContext(context);
+  return values;
+}
+
+class Pictures : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_ = ::testing::TempDir() + "ridgeline_pictures_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string command =
+        std::string(RIDGELINE_BINARY) + " run " + test::config_path("hardware/seed.yaml") + " " +
+        test::config_path("workloads/seed/gemm-4096-t128-double.yaml") +
+        " --set workload.m=1024 --set workload.n=1024 --quiet --json " + base_ +
+        ".json --roofline " + base_ + ".svg --report " + base_ + ".html";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    report_ = nlohmann::json::parse(slurp(base_ + ".json"));
+  }
+  void TearDown() override {
+    for (const char* ext : {".json", ".svg", ".html"}) std::remove((base_ + ext).c_str());
+  }
+  std::string base_;
+  nlohmann::json report_;
+};
+
+TEST_F(Pictures, RooflineSvgIsValidXmlWithTheRunsNumbers) {
+  const std::string svg = slurp(base_ + ".svg");
+  xmlDocPtr doc = xmlReadMemory(svg.data(), static_cast<int>(svg.size()), "roofline.svg", nullptr,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  ASSERT_NE(doc, nullptr) << "not well-formed XML";
+  const auto simulated = select(doc, "//svg:circle[@class='simulated']", "data-flop-per-s");
+  ASSERT_EQ(simulated.size(), 1u);
+  EXPECT_DOUBLE_EQ(std::stod(simulated[0]),
+                   report_["simulated"]["achieved_flop_per_s"].get<double>());
+  const auto analytical =
+      select(doc, "//svg:circle[@class='analytical']", "data-intensity-flop-per-byte");
+  ASSERT_EQ(analytical.size(), 1u);
+  EXPECT_DOUBLE_EQ(std::stod(analytical[0]),
+                   report_["analytical"]["intensity_flop_per_byte"].get<double>());
+  const auto ridge = select(doc, "//svg:circle[@class='ridge']", "data-ridge-flop-per-byte");
+  ASSERT_EQ(ridge.size(), 1u);
+  EXPECT_DOUBLE_EQ(std::stod(ridge[0]), 20.0);
+  EXPECT_EQ(select(doc, "//svg:line[@class='roof']", "data-flop-per-s"),
+            std::vector<std::string>{"20000000000000"});
+  const auto axis_titles = select(doc, "//svg:text");
+  EXPECT_NE(std::find(axis_titles.begin(), axis_titles.end(), "arithmetic intensity I (FLOP/byte)"),
+            axis_titles.end());
+  EXPECT_NE(std::find(axis_titles.begin(), axis_titles.end(), "performance (FLOP/s)"),
+            axis_titles.end());
+  xmlFreeDoc(doc);
+}
+
+TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
+  const std::string html = slurp(base_ + ".html");
+  // Nothing fetched from anywhere: no scripts, stylesheets, images or frames by reference.
+  for (const char* forbidden : {"<script", "<link", "src=", "@import", "url("}) {
+    EXPECT_EQ(html.find(forbidden), std::string::npos) << forbidden;
+  }
+  std::size_t at = 0;
+  while ((at = html.find("http", at)) != std::string::npos) {
+    EXPECT_EQ(html.compare(at, 26, "http://www.w3.org/2000/svg"), 0) << html.substr(at, 60);
+    ++at;
+  }
+  htmlDocPtr doc =
+      htmlReadMemory(html.data(), static_cast<int>(html.size()), "report.html", "utf-8",
+                     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+  ASSERT_NE(doc, nullptr);
+  const auto time = select(doc, "//td[@data-key='simulated.time_s']");
+  ASSERT_EQ(time.size(), 1u);
+  EXPECT_NEAR(std::stod(time[0]), report_["simulated"]["time_s"].get<double>() * 1e3, 1e-6);
+  const auto bytes = select(doc, "//td[@data-key='simulated.hbm_bytes']");
+  ASSERT_EQ(bytes.size(), 1u);
+  std::string digits = bytes[0];
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+  EXPECT_EQ(std::stoull(digits), report_["simulated"]["hbm_bytes"].get<std::uint64_t>());
+  const auto bound = select(doc, "//div[@data-key='analytical.bound']");
+  ASSERT_EQ(bound.size(), 1u);
+  EXPECT_EQ(bound[0], report_["analytical"]["bound"].get<std::string>());
+  xmlFreeDoc(doc);
+}
+
+}  // namespace
+}  // namespace ridgeline

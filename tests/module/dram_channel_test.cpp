@@ -1,0 +1,178 @@
+// One DRAM pseudo-channel's timing core alone: issue row accesses at given times and check when
+// each command could go and when the data is done, to the picosecond, against the timing rules.
+#include "models/dram_channel.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ridgeline {
+namespace {
+
+Time ps(std::uint64_t value) { return Time::from_ps(value); }
+
+// 2 bank groups of 4 banks; a 32 B burst takes 1 ns (32 GB/s); timings distinct enough that each
+// expected figure names the rule that set it.
+DramChannelParams params(bool refresh = false) {
+  DramChannelParams p;
+  p.bank_groups = 2;
+  p.banks_per_group = 4;
+  p.burst_bytes = 32;
+  p.data_rate = TransferRate(Bandwidth{32'000'000'000}, 1);
+  DramTimings& t = p.timing;
+  t.tRCD_RD = ps(10'000);
+  t.tRCD_WR = ps(6'000);
+  t.tRP = ps(8'000);
+  t.tRAS = ps(20'000);
+  t.tCL = ps(12'000);
+  t.tCWL = ps(4'000);
+  t.tCCD_S = ps(1'000);
+  t.tCCD_L = ps(2'000);
+  t.tRRD_S = ps(3'000);
+  t.tRRD_L = ps(5'000);
+  t.tFAW = ps(20'000);
+  t.tWR = ps(7'000);
+  t.tRTP = ps(2'500);
+  t.tWTR_S = ps(3'500);
+  t.tWTR_L = ps(6'500);
+  t.tRTW = ps(9'000);
+  t.tREFI = ps(1'000'000);
+  t.tRFC = ps(100'000);
+  p.refresh = refresh;
+  p.first_refresh = ps(1'000'000);
+  return p;
+}
+
+RowAccess read(std::uint32_t bank, std::uint64_t row, std::uint64_t bursts) {
+  return RowAccess{bank, row, bursts, false};
+}
+RowAccess write(std::uint32_t bank, std::uint64_t row, std::uint64_t bursts) {
+  return RowAccess{bank, row, bursts, true};
+}
+
+TEST(DramChannel, MissActivatesThenBurstsTccdLApart) {
+  DramChannel dram(params());
+  const RowAccessTiming t = dram.access(ps(1'000), read(0, 7, 4));
+  EXPECT_EQ(t.outcome, RowOutcome::miss);
+  EXPECT_EQ(t.first_command.ps(), 1'000u);  // ACT on arrival
+  EXPECT_EQ(t.first_column.ps(), 11'000u);  // + tRCD_RD
+  EXPECT_EQ(t.last_column.ps(), 17'000u);   // 3 x tCCD_L later: one bank group
+  EXPECT_EQ(t.data_done.ps(), 30'000u);     // + tCL + one burst
+  EXPECT_TRUE(dram.row_open(0, 7));
+  EXPECT_EQ(dram.stats().activations, 1u);
+  EXPECT_EQ(dram.stats().read_bursts, 4u);
+  EXPECT_EQ(dram.stats().bus_busy.ps(), 4'000u);
+}
+
+TEST(DramChannel, HitSkipsTheActivationButWaitsForItsBankGroup) {
+  DramChannel dram(params());
+  dram.access(ps(1'000), read(0, 7, 4));
+  const RowAccessTiming t = dram.access(ps(1'000), read(0, 7, 2));
+  EXPECT_EQ(t.outcome, RowOutcome::hit);
+  EXPECT_EQ(t.last_column.ps(), 21'000u);  // group free at 17000 + tCCD_L; then one tCCD_L
+  EXPECT_EQ(t.data_done.ps(), 34'000u);
+  EXPECT_EQ(dram.stats().row_hits, 1u);
+  EXPECT_EQ(dram.stats().activations, 1u);
+}
+
+TEST(DramChannel, DifferentBankGroupsInterleaveOnTheBus) {
+  // Two misses of 4 bursts at t = 0, to bank groups 0 and 1: ACTs tRRD_S apart, bursts share the
+  // bus. The same in one bank group: ACTs tRRD_L apart and the bursts wait for tCCD_L.
+  DramChannel spread(params());
+  EXPECT_EQ(spread.access(ps(0), read(0, 1, 4)).data_done.ps(), 29'000u);
+  const RowAccessTiming other_group = spread.access(ps(0), read(4, 1, 4));
+  EXPECT_EQ(other_group.first_command.ps(), 3'000u);  // tRRD_S
+  EXPECT_EQ(other_group.last_column.ps(), 19'000u);   // 13000 + 3 tCCD_L; the bus had room
+  EXPECT_EQ(other_group.data_done.ps(), 32'000u);
+
+  DramChannel same(params());
+  same.access(ps(0), read(0, 1, 4));
+  const RowAccessTiming same_group = same.access(ps(0), read(1, 1, 4));
+  EXPECT_EQ(same_group.first_command.ps(), 5'000u);  // tRRD_L
+  EXPECT_EQ(same_group.last_column.ps(), 24'000u);   // after bank 0's bursts + tCCD_L
+  EXPECT_EQ(same_group.data_done.ps(), 37'000u);
+}
+
+TEST(DramChannel, FifthActivationWaitsForTheFourActivationWindow) {
+  DramChannel dram(params());
+  const std::uint32_t banks[] = {0, 4, 1, 5, 2};  // alternate groups: tRRD_S, tRRD_L both met
+  const std::uint64_t expected_act[] = {0, 3'000, 6'000, 9'000, 20'000};  // the fifth: tFAW
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(dram.access(ps(0), read(banks[i], 1, 1)).first_command.ps(), expected_act[i]) << i;
+  }
+}
+
+TEST(DramChannel, ConflictPrechargesAfterTrasThenActivates) {
+  DramChannel dram(params());
+  dram.access(ps(0), read(0, 1, 1));  // ACT at 0
+  const RowAccessTiming t = dram.access(ps(0), read(0, 2, 1));
+  EXPECT_EQ(t.outcome, RowOutcome::conflict);
+  EXPECT_EQ(t.first_command.ps(), 20'000u);  // PRE at tRAS
+  EXPECT_EQ(t.first_column.ps(), 38'000u);   // + tRP + tRCD_RD
+  EXPECT_EQ(t.data_done.ps(), 51'000u);
+  EXPECT_EQ(dram.stats().precharges, 1u);
+  EXPECT_EQ(dram.stats().row_conflicts, 1u);
+}
+
+TEST(DramChannel, WriteRecoveryDelaysThePrecharge) {
+  DramChannel dram(params());
+  const RowAccessTiming w = dram.access(ps(0), write(0, 1, 8));
+  EXPECT_EQ(w.first_column.ps(), 6'000u);  // tRCD_WR
+  EXPECT_EQ(w.last_column.ps(), 20'000u);
+  EXPECT_EQ(w.data_done.ps(), 25'000u);  // + tCWL + one burst
+  const RowAccessTiming r = dram.access(ps(0), read(0, 2, 1));
+  EXPECT_EQ(r.first_command.ps(), 32'000u);  // write data end + tWR, after tRAS
+}
+
+TEST(DramChannel, ReadAfterWriteWaitsTwtrLongerInTheSameGroup) {
+  DramChannel same(params());
+  same.access(ps(0), write(0, 0, 1));  // write data ends at 11000
+  EXPECT_EQ(same.access(ps(0), read(0, 0, 1)).first_column.ps(), 17'500u);  // + tWTR_L
+  DramChannel other(params());
+  other.access(ps(0), write(0, 0, 1));
+  EXPECT_EQ(other.access(ps(0), read(4, 0, 1)).first_column.ps(), 14'500u);  // + tWTR_S
+  EXPECT_EQ(other.stats().turnarounds, 1u);
+}
+
+TEST(DramChannel, WriteAfterReadWaitsTrtw) {
+  DramChannel dram(params());
+  dram.access(ps(0), read(0, 0, 1));  // READ at 10000
+  EXPECT_EQ(dram.access(ps(0), write(4, 0, 1)).first_column.ps(), 19'000u);
+}
+
+TEST(DramChannel, RefreshClosesRowsAndBlocksTheBanksForTrfc) {
+  DramChannel dram(params(true));
+  dram.access(ps(0), read(0, 0, 1));
+  const RowAccessTiming t = dram.access(ps(1'000'000), read(0, 0, 1));
+  EXPECT_EQ(t.outcome, RowOutcome::miss);       // the refresh closed the row
+  EXPECT_EQ(t.first_command.ps(), 1'100'000u);  // ACT after tRFC
+  EXPECT_EQ(t.data_done.ps(), 1'123'000u);
+  EXPECT_EQ(dram.stats().refreshes, 1u);
+  EXPECT_EQ(dram.stats().precharges, 1u);  // bank 0 closed for the refresh
+  EXPECT_EQ(dram.next_refresh().ps(), 2'000'000u);
+
+  // Idle for nine more intervals: every refresh on schedule, counted without a step each.
+  const RowAccessTiming later = dram.access(ps(10'500'000), read(0, 0, 1));
+  EXPECT_EQ(dram.stats().refreshes, 10u);
+  EXPECT_EQ(dram.stats().refresh_busy.ps(), 10u * 100'000);
+  EXPECT_EQ(later.first_command.ps(), 10'500'000u);
+  EXPECT_EQ(dram.next_refresh().ps(), 11'000'000u);
+}
+
+TEST(DramChannel, RefreshDueDuringWorkIsTakenAfterIt) {
+  DramChannel dram(params(true));
+  // Work that runs past the refresh time: the refresh is postponed until the banks can close.
+  dram.access(ps(990'000), read(0, 0, 16));  // ACT 990000, bursts to 1030000
+  const RowAccessTiming t = dram.access(ps(995'000), read(0, 0, 1));
+  EXPECT_EQ(t.outcome, RowOutcome::miss);
+  // PRE when tRAS and tRTP allow: last burst 1030000 + 2500; + tRP; refresh tRFC; ACT.
+  EXPECT_EQ(t.first_command.ps(), 1'032'500u + 8'000 + 100'000);
+}
+
+TEST(DramChannel, WithoutRefreshTheRowStaysOpen) {
+  DramChannel dram(params(false));
+  dram.access(ps(0), read(0, 0, 1));
+  EXPECT_EQ(dram.access(ps(5'000'000), read(0, 0, 1)).outcome, RowOutcome::hit);
+  EXPECT_EQ(dram.stats().refreshes, 0u);
+}
+
+}  // namespace
+}  // namespace ridgeline

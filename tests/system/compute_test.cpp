@@ -1,0 +1,218 @@
+// Occupancy, barriers, register spills, the SRAM level and the limiter in whole runs, with the
+// machines of configs/questions/. Tests that compare several simulations run each in a child
+// process (test::run_report); the others simulate once, in their own process.
+#include <gtest/gtest.h>
+
+#include "sim/compute_report.hpp"
+#include "sim/html_report.hpp"
+#include "sim/simulate.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+const std::string kQ4 = "questions/q4-slow-past-ridge/";
+const std::string kQ4Machine = kQ4 + "machine.yaml";
+const std::string kQ1 = "questions/q1-local-vs-shared/";
+
+struct Simulated {
+  RunConfig config;
+  SimulationResult result;
+};
+
+Simulated simulate_once(const std::string& hardware, const std::string& workload,
+                        const std::vector<std::string>& overrides = {}) {
+  Simulated run{test::seed_config(workload, overrides, hardware), {}};
+  run.result = simulate(run.config);
+  return run;
+}
+
+// --- occupancy: the simulated cores hold what the model says, limited by the same resource ---
+
+// A 1024^2 x 256 GEMM on the question-4 machine: 4 blocks per core to admit.
+std::vector<std::string> small_gemm(std::vector<std::string> overrides) {
+  overrides.insert(overrides.begin(), {"workload.m=1024", "workload.n=1024", "workload.k=256"});
+  return overrides;
+}
+
+void expect_occupancy(const std::vector<std::string>& overrides, const char* limited_by,
+                      std::uint64_t blocks) {
+  const Simulated run = simulate_once(kQ4Machine, kQ4 + "baseline.yaml", small_gemm(overrides));
+  EXPECT_EQ(run.config.occupancy.limited_by, limited_by);
+  EXPECT_EQ(run.config.occupancy.blocks_per_core, blocks);
+  const CoreStats cores = run.result.core_total();
+  EXPECT_EQ(cores.peak_resident_blocks, blocks);
+  nlohmann::ordered_json simulated;
+  add_simulated_compute(simulated, run.config, run.result);
+  EXPECT_EQ(simulated["occupancy"]["limited_by"], limited_by);
+  // The core was full for most of the run (it waits only for the first and last blocks).
+  EXPECT_GT(simulated["occupancy"]["full_s"][limited_by].get<double>(),
+            0.5 * run.result.time.seconds() * run.config.hardware.cores);
+}
+
+TEST(Occupancy, LimitedBySram) {
+  // 2 stages of 32 KiB of tiles: 2 blocks in 160 KiB; 80 registers x 256 threads: 3 would fit.
+  expect_occupancy({"workload.stages=2", "workload.register_overhead=0"}, "sram", 2);
+}
+
+TEST(Occupancy, LimitedByRegisters) {
+  // 130 registers x 256 threads = 130 KiB of the 256 KiB register file; SRAM would hold 2.
+  expect_occupancy({"workload.stages=2"}, "registers", 1);
+}
+
+TEST(Occupancy, LimitedByWarps) {
+  // 64 x 64 tiles with 2 x 2 outputs per thread: 1024 threads, 32 of the core's 64 warps.
+  expect_occupancy({"workload.tile={m: 64, n: 64, k: 32}", "workload.register_tile={m: 2, n: 2}",
+                    "workload.stages=2", "workload.register_overhead=0"},
+                   "warps", 2);
+}
+
+TEST(Occupancy, LimitedByMaxResidentBlocks) {
+  expect_occupancy(
+      {"workload.stages=2", "workload.register_overhead=0", "hardware.cores.max_resident_blocks=1"},
+      "max_resident_blocks", 1);
+}
+
+// One buffer, one block per core: every K-step waits the memory latency. A second and a third
+// resident block compute while it waits. 1536^2: 9 blocks per core, so no resident count leaves
+// a ragged last wave that the others do not.
+TEST(Occupancy, TimeFallsAsResidentBlocksRise) {
+  double previous_time = 1e9, previous_exposed = 1e9;
+  for (int blocks : {1, 2, 3}) {
+    SCOPED_TRACE(blocks);
+    const auto report =
+        test::run_report(kQ4Machine, kQ4 + "low-occupancy.yaml",
+                         {"workload.m=1536", "workload.n=1536", "workload.register_overhead=0",
+                          "hardware.cores.max_resident_blocks=" + std::to_string(blocks)});
+    const auto& s = report["simulated"];
+    const double time = s["time_s"].get<double>();
+    const double exposed = s["limiter"]["by_cause_s"]["low_occupancy"].get<double>();
+    EXPECT_NEAR(s["occupancy"]["resident_blocks_mean"].get<double>(), blocks, 0.2 * blocks);
+    EXPECT_LT(time, 0.9 * previous_time);
+    EXPECT_LT(exposed, previous_exposed);
+    if (blocks == 1) {
+      EXPECT_EQ(s["limiter"]["cause"], "low_occupancy");
+      // One block alone computes each 1024-cycle step, then waits at least the 800 ns latency.
+      EXPECT_GT(exposed, 0.35 * time * 16);
+    }
+    previous_time = time;
+    previous_exposed = exposed;
+  }
+}
+
+// --- barriers ---
+
+// On one sequential pipeline, compute-bound and double-buffered, each of a block's K-steps waits
+// for its barrier after the previous compute: 64 blocks x 8 steps x 100 cycles x 0.8 ns.
+TEST(Barriers, CostAddsTheExpectedTime) {
+  const std::vector<std::string> gemm = {"workload.m=1024", "workload.n=1024", "workload.k=1024"};
+  auto with_barrier = [&](const char* cycles) {
+    std::vector<std::string> overrides = gemm;
+    overrides.push_back(std::string("hardware.cores.barrier_latency=") + cycles);
+    return test::run_report("hardware/seed-sequential.yaml",
+                            "workloads/seed/gemm-4096-t128-double.yaml", overrides);
+  };
+  const auto free = with_barrier("0cycles");
+  const auto costly = with_barrier("100cycles");
+  const double added =
+      costly["simulated"]["time_s"].get<double>() - free["simulated"]["time_s"].get<double>();
+  EXPECT_NEAR(added, 64 * 8 * 100 * 0.8e-9, 1e-12);
+  EXPECT_EQ(costly["simulated"]["barriers"]["count"], 64 * 8);
+  EXPECT_EQ(free["simulated"]["barriers"]["count"], 0);
+  EXPECT_NEAR(costly["simulated"]["barriers"]["compute_idle_s"].get<double>(), added, 1e-12);
+  // Barriers move no data and no FLOP.
+  EXPECT_EQ(costly["simulated"]["hbm_bytes"], free["simulated"]["hbm_bytes"]);
+  EXPECT_EQ(costly["simulated"]["flops"], free["simulated"]["flops"]);
+}
+
+// --- register spills: local memory traffic, counted as such, through the memory ---
+
+TEST(Spills, BytesAreCountedAsLocalMemoryTraffic) {
+  const Simulated run = simulate_once(kQ4Machine, kQ4 + "register-spill.yaml");
+  const Analysis& a = run.config.analysis;
+  const CoreStats cores = run.result.core_total();
+  // 256 blocks x 63 K-steps after the first x 64 threads x 83 registers x 4 bytes, each way.
+  EXPECT_EQ(a.local_read_bytes, 256u * 63 * 64 * 83 * 4);
+  EXPECT_EQ(cores.local_load_bytes, a.local_read_bytes);
+  EXPECT_EQ(cores.local_store_bytes, a.local_write_bytes);
+  // HBM served the kernel's Q and the spills beside it, nothing else.
+  EXPECT_EQ(run.result.hbm.read_bytes, a.hbm_read_bytes + a.local_read_bytes);
+  EXPECT_EQ(run.result.hbm.write_bytes, a.hbm_write_bytes + a.local_write_bytes);
+  EXPECT_EQ(run.result.flops(), a.flops);
+}
+
+// --- the SRAM level: operand reads follow (B_M/R_M)(B_N/R_N)(R_M + R_N) B_K e per K-step ---
+
+TEST(SramLevel, SimulatedTrafficMatchesTheFormula) {
+  const Simulated run = simulate_once(kQ1 + "machine.yaml", kQ1 + "both.yaml",
+                                      {"workload.register_tile={m: 8, n: 4}", "workload.k=512"});
+  const SramStats sram = run.result.sram_total();
+  const std::uint64_t blocks = 16 * 16, steps = 512 / 32;
+  const std::uint64_t per_step = (128 / 8) * (128 / 4) * (8 + 4) * 32 * 4;
+  EXPECT_EQ(sram.read_bytes, blocks * steps * per_step);
+  EXPECT_EQ(sram.read_bytes, run.config.analysis.sram_read_bytes);
+  EXPECT_EQ(sram.write_bytes, run.config.analysis.sram_write_bytes);
+  EXPECT_EQ(sram.write_bytes, run.result.hbm.read_bytes);  // every loaded tile lands once
+}
+
+// --- question 1: shared-memory blocking cuts HBM traffic, local blocking SRAM traffic ---
+
+TEST(QuestionOne, EachBlockingCutsTheTrafficOfItsLevel) {
+  auto run = [](const char* workload) {
+    return test::run_report(kQ1 + "machine.yaml", kQ1 + workload + ".yaml")["simulated"];
+  };
+  const auto registers = run("register-only");
+  const auto shared = run("shared-only");
+  const auto both = run("both");
+  auto hbm_i = [](const nlohmann::json& s) { return s["intensity_flop_per_byte"].get<double>(); };
+  auto sram_i = [](const nlohmann::json& s) {
+    return s["sram"]["intensity_flop_per_byte"].get<double>();
+  };
+  EXPECT_TRUE(registers["sram"]["intensity_flop_per_byte"].is_null());  // no SRAM traffic
+  EXPECT_NEAR(hbm_i(registers), 2.0, 0.01);  // 2 x 64 / (4 x 16), C aside
+  EXPECT_NEAR(hbm_i(shared), 31.03, 0.01);
+  EXPECT_DOUBLE_EQ(hbm_i(both), hbm_i(shared));  // the block tile sets HBM traffic
+  EXPECT_NEAR(sram_i(shared), 0.248, 0.001);
+  EXPECT_NEAR(sram_i(both), 1.882, 0.001);  // eight times fewer operand reads
+  EXPECT_EQ(registers["limiter"]["cause"], "hbm_bandwidth");
+  EXPECT_EQ(shared["limiter"]["cause"], "input_supply");
+  EXPECT_EQ(shared["limiter"]["detail"], "sram_bandwidth");
+  EXPECT_EQ(both["limiter"]["cause"], "compute");
+  const double t_both = both["time_s"].get<double>();
+  EXPECT_LT(t_both * 5, shared["time_s"].get<double>());
+  EXPECT_LT(t_both * 5, registers["time_s"].get<double>());
+}
+
+// --- question 4: past the ridge but slow, and the report names why ---
+
+void expect_limiter(const std::string& workload, const std::string& cause,
+                    const std::string& detail = "") {
+  const Simulated run = simulate_once(kQ4Machine, kQ4 + workload);
+  const Roofline& r = run.config.analysis.roofline;
+  EXPECT_GT(r.intensity_flop_per_byte, r.ridge_flop_per_byte);  // past the ridge
+  const Limiter l = find_limiter(run.config, run.result);
+  EXPECT_EQ(l.cause, cause) << l.summary;
+  EXPECT_EQ(l.detail, detail);
+  if (cause != "compute") {
+    EXPECT_LT(l.percent_of_roof, 100 * kAtRoofFraction);
+  }
+}
+
+TEST(QuestionFour, BaselineReachesTheRoof) { expect_limiter("baseline.yaml", "compute"); }
+TEST(QuestionFour, Synchronisation) { expect_limiter("synchronisation.yaml", "synchronisation"); }
+TEST(QuestionFour, RegisterSpill) { expect_limiter("register-spill.yaml", "register_spill"); }
+TEST(QuestionFour, LowOccupancy) { expect_limiter("low-occupancy.yaml", "low_occupancy"); }
+TEST(QuestionFour, TheHtmlReportNamesTheLimiterToo) {
+  const auto report = test::run_report(kQ4Machine, kQ4 + "register-spill.yaml");
+  const std::string html = render_html_report(report);
+  EXPECT_NE(html.find("data-key=\"simulated.limiter.cause\">register_spill<"), std::string::npos);
+  EXPECT_NE(html.find(report["simulated"]["limiter"]["summary"].get<std::string>()),
+            std::string::npos);
+}
+
+TEST(QuestionFour, InputSupply) {
+  expect_limiter("input-supply.yaml", "input_supply", "in_flight_limit");
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,147 @@
+// The address map alone: which channel, pseudo-channel, bank group, bank, row and column a byte
+// address selects under each named mapping and a custom bit order, and how a range is cut into
+// row pieces.
+#include "models/address_map.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "tests/hbm3_stack.hpp"
+
+namespace ridgeline {
+namespace {
+
+using F = AddressField;
+
+AddressGeometry hbm3(std::uint64_t interleave = 256) { return test::hbm3_geometry(interleave); }
+std::array<AddressField, kAddressFields> named(std::string_view name) {
+  return test::named_mapping(name);
+}
+
+TEST(AddressMap, ChannelInterleaveRotatesGranulesOverChannelsThenPseudoChannels) {
+  // ro-ba-bg-co-pc-ch above 256 B: bits 0-7 column, 8-11 ch, 12 pc, 13-14 co, 15-17 bg, 18-19 ba.
+  const AddressMap map(hbm3(), named("channel_interleave"));
+  EXPECT_EQ(map.decode(0x0ff).channel, 0u);
+  EXPECT_EQ(map.decode(0x100).channel, 1u);
+  EXPECT_EQ(map.decode(0xf00).channel, 15u);
+  EXPECT_EQ(map.decode(0x1000).pseudo_channel, 1u);
+  EXPECT_EQ(map.decode(0x1000).channel, 0u);
+  const DramAddress a = map.decode(0x2000);  // channel 0, pc 0, the row's second granule
+  EXPECT_EQ(a.column_byte, 256u);
+  EXPECT_EQ(a.bank_group, 0u);
+  EXPECT_EQ(map.decode(0x8000).bank_group, 1u);  // a row (4 granules) later: the next group
+  EXPECT_EQ(map.decode(0x40000).bank, 1u);
+  EXPECT_EQ(map.decode(0x100000).row, 1u);
+  EXPECT_EQ(map.geometry().capacity_bytes(), 16ull << 30);  // 16 GiB
+}
+
+TEST(AddressMap, BankGroupInterleaveAlternatesBankGroupsBeforeColumns) {
+  const AddressMap map(hbm3(), named("bank_group_interleave"));
+  // Bits: 0-7 column, 8-11 ch, 12 pc, 13-15 bg, 16-17 co, 18-19 ba, 20- ro.
+  EXPECT_EQ(map.decode(0x2000).bank_group, 1u);
+  EXPECT_EQ(map.decode(0x2000).column_byte, 0u);
+  EXPECT_EQ(map.decode(0x10000).column_byte, 256u);
+  EXPECT_EQ(map.decode(0x100000).row, 1u);
+}
+
+TEST(AddressMap, ChannelContiguousGivesEachPseudoChannelOneSlice) {
+  const AddressMap map(hbm3(), named("channel_contiguous"));
+  const std::uint64_t slice = (16ull << 30) / 32;  // 512 MiB a pseudo-channel
+  EXPECT_EQ(map.decode(slice - 1).channel, 0u);
+  EXPECT_EQ(map.decode(slice - 1).pseudo_channel, 0u);
+  EXPECT_EQ(map.decode(slice).pseudo_channel, 1u);
+  EXPECT_EQ(map.decode(2 * slice).channel, 1u);
+  EXPECT_EQ(map.decode(1024).bank_group, 1u);  // rows of consecutive groups, then banks, then rows
+}
+
+TEST(AddressMap, EncodeInvertsDecode) {
+  for (const auto& m : named_address_mappings()) {
+    const AddressMap map(hbm3(), m.order);
+    for (std::uint64_t address :
+         {0ull, 0x1234ull, 0xdeadbe0ull, (16ull << 30) - 1, 0x2aaaaaaaull}) {
+      EXPECT_EQ(map.encode(map.decode(address)), address) << m.name << " " << address;
+    }
+  }
+}
+
+TEST(AddressMap, AddressesBeyondTheCapacityWrap) {
+  const AddressMap map(hbm3(), named("channel_interleave"));
+  const DramAddress a = map.decode((16ull << 30) + 0x1234);
+  const DramAddress b = map.decode(0x1234);
+  EXPECT_EQ(a.row, b.row);
+  EXPECT_EQ(a.channel, b.channel);
+}
+
+TEST(AddressMap, RowCountNotAPowerOfTwoNeedsTheRowFieldOnTop) {
+  AddressGeometry g = hbm3();
+  g.rows = 24576;  // a 24 GB stack
+  EXPECT_FALSE(check_address_map(g, named("bank_group_interleave")));
+  EXPECT_TRUE(check_address_map(g, named("channel_contiguous")));
+  const AddressMap map(g, named("bank_group_interleave"));
+  EXPECT_EQ(map.geometry().capacity_bytes(), 24ull << 30);
+  EXPECT_EQ(map.decode((24ull << 30) - 1).row, 24575u);
+}
+
+TEST(AddressMap, ChecksTheOrderAndCounts) {
+  const auto order = named("channel_interleave");
+  auto twice = order;
+  twice[0] = F::channel;
+  EXPECT_TRUE(check_address_map(hbm3(), twice));
+  AddressGeometry g = hbm3();
+  g.bank_groups = 6;
+  EXPECT_TRUE(check_address_map(g, order));
+  g = hbm3(2048);  // interleave above the row size
+  EXPECT_TRUE(check_address_map(g, order));
+  EXPECT_FALSE(check_address_map(hbm3(), order));
+}
+
+TEST(AddressMap, SplitGivesOnePiecePerRowTouched) {
+  const AddressMap map(hbm3(), named("channel_interleave"));
+  std::vector<RowPiece> pieces;
+  // 8 KiB from 0: two granules on each of the 32 pseudo-channels, both in row 0 of bank 0.
+  map.split(0, 8192, pieces);
+  ASSERT_EQ(pieces.size(), 32u);
+  for (std::uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(pieces[i].unit, (i % 16) * 2 + i / 16);  // channels first, then pseudo-channels
+    EXPECT_EQ(pieces[i].bank, 0u);
+    EXPECT_EQ(pieces[i].row, 0u);
+    EXPECT_EQ(pieces[i].bytes, 256u);
+  }
+  // 16 KiB: each pseudo-channel's two granules 8 KiB apart share a row: still one piece each.
+  pieces.clear();
+  map.split(0, 16384, pieces);
+  EXPECT_EQ(pieces.size(), 32u);
+  EXPECT_EQ(pieces[0].bytes, 512u);
+
+  // An unaligned range: the bytes still add up, and a row continued by the next piece merges.
+  pieces.clear();
+  map.split(100, 300, pieces);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].bytes, 156u);
+  EXPECT_EQ(pieces[0].unit, 0u);
+  EXPECT_EQ(pieces[1].bytes, 144u);
+  EXPECT_EQ(pieces[1].unit, 2u);  // channel 1
+
+  pieces.clear();
+  map.split(12345, 1 << 22, pieces);
+  const std::uint64_t total =
+      std::accumulate(pieces.begin(), pieces.end(), std::uint64_t{0},
+                      [](std::uint64_t sum, const RowPiece& p) { return sum + p.bytes; });
+  EXPECT_EQ(total, 1u << 22);
+  // 4 MiB is 4096 rows of 1 KiB; the unaligned start cuts the rows it meets first into pieces
+  // of smaller aligned blocks (a few dozen), never one piece per granule (16384).
+  EXPECT_GE(pieces.size(), 4096u);
+  EXPECT_LE(pieces.size(), 4096u + 4096u / 32);
+}
+
+TEST(AddressMap, ChannelContiguousRangeStaysOnOneUnit) {
+  const AddressMap map(hbm3(), named("channel_contiguous"));
+  std::vector<RowPiece> pieces;
+  map.split(0, 64 * 1024, pieces);
+  for (const RowPiece& p : pieces) EXPECT_EQ(p.unit, 0u);
+  EXPECT_EQ(pieces.size(), 64u);  // 64 rows of 1 KiB, one per bank group in turn
+}
+
+}  // namespace
+}  // namespace ridgeline

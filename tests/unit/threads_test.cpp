@@ -1,0 +1,165 @@
+// Threads, registers and occupancy of a block, the SRAM level's traffic and the register-tiled
+// strategy, analytically: every figure against its formula.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+#include "workloads/gemm.hpp"
+#include "workloads/vector_add.hpp"
+
+namespace ridgeline {
+namespace {
+
+GemmSpec gemm_2048(std::uint64_t register_m, std::uint64_t register_n) {
+  GemmSpec spec;
+  spec.m = spec.n = spec.k = 2048;
+  spec.tile = TileShape{128, 128, 32};
+  spec.stages = 2;
+  spec.register_tile = RegisterTile{register_m, register_n};
+  return spec;
+}
+
+const Roof kRoof{4.096e12, 256e9};
+
+TEST(ThreadRegisters, AccumulatorsFragmentsAndOverhead) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.register_overhead = 24;
+  EXPECT_EQ(threads_per_block(spec), 256u);  // (128 / 8) x (128 / 8)
+  ThreadRegisters r = thread_registers(spec);
+  EXPECT_EQ(r.accumulators, 64u);  // 8 x 8 FP32 partial sums
+  EXPECT_EQ(r.fragments, 16u);     // 8 of A and 8 of B, FP32
+  EXPECT_EQ(r.total, 104u);
+
+  spec.dtype = DataType::fp16;  // operands pack two to a register; partial sums stay FP32
+  r = thread_registers(spec);
+  EXPECT_EQ(r.accumulators, 64u);
+  EXPECT_EQ(r.fragments, 8u);
+
+  spec.registers_per_thread = 200;  // a compiler's figure replaces the estimate
+  EXPECT_EQ(thread_registers(spec).total, 200u);
+  EXPECT_TRUE(thread_registers(spec).given);
+}
+
+TEST(ThreadRegisters, TheRegisterFileIsAllocatedInWholeWarps) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.tile = TileShape{48, 64, 32};  // 6 x 8 = 48 threads: two warps of 32, 16 lanes idle
+  spec.m = 48 * 8;
+  const Footprint f = footprint(spec, KernelTarget{32, 0, 0, {}});
+  EXPECT_EQ(f.threads, 48u);
+  EXPECT_EQ(f.warps, 2u);
+  EXPECT_EQ(f.registers_per_thread, 80u);
+  EXPECT_EQ(f.register_bytes, 2u * 32 * 80 * 4);
+  const Footprint wide = footprint(spec, KernelTarget{64, 0, 0, {}});
+  EXPECT_EQ(wide.warps, 1u);
+  EXPECT_EQ(wide.register_bytes, 64u * 80 * 4);
+}
+
+TEST(ThreadRegisters, AboveTheLimitTheExcessSpills) {
+  GemmSpec spec = gemm_2048(16, 16);  // 256 + 32 = 288 registers, 64 threads
+  spec.spill = SpillPolicy::local;
+  const KernelTarget target{32, 1024, 255, {}};
+  const Analysis a = analyze(spec, kRoof, target);
+  EXPECT_EQ(a.footprint.registers_per_thread, 288u);
+  EXPECT_EQ(a.footprint.allocated_registers_per_thread, 255u);
+  EXPECT_EQ(a.footprint.spilled_registers_per_thread, 33u);
+  EXPECT_EQ(a.footprint.register_bytes, 64u * 255 * 4);
+  // Per block and K-step after the first: 64 threads x 33 registers x 4 bytes, each way.
+  const std::uint64_t blocks = 16 * 16, steps = 2048 / 32;
+  EXPECT_EQ(a.local_read_bytes, blocks * (steps - 1) * 64 * 33 * 4);
+  EXPECT_EQ(a.local_write_bytes, a.local_read_bytes);
+  // The note's Q is the kernel's data: spills come beside it.
+  EXPECT_EQ(a.hbm_bytes(), analyze(gemm_2048(16, 16), kRoof).hbm_bytes());
+}
+
+// Local blocking divides the traffic of the level that feeds the registers by the register tile;
+// shared-memory blocking divides HBM traffic by the block tile.
+TEST(SramLevel, QFollowsTheRegisterTile) {
+  for (const auto& [r_m, r_n] : {std::pair{1, 1}, {4, 4}, {8, 8}, {8, 4}}) {
+    SCOPED_TRACE(testing::Message() << r_m << " x " << r_n);
+    const GemmSpec spec = gemm_2048(r_m, r_n);
+    const Analysis a = analyze(spec, kRoof);
+    const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+    // M N K e (1/R_N + 1/R_M): each thread reads R_M + R_N operands per k for R_M R_N outputs.
+    EXPECT_EQ(a.sram_read_bytes, mnk_e / r_n + mnk_e / r_m);
+    EXPECT_EQ(a.sram_write_bytes, a.hbm_read_bytes);  // tiles land in SRAM once
+    EXPECT_EQ(a.hbm_read_bytes, mnk_e / 128 + mnk_e / 128);
+    // I at SRAM (reads) = 2 R_M R_N / (e (R_M + R_N)).
+    EXPECT_DOUBLE_EQ(static_cast<double>(a.flops) / a.sram_read_bytes,
+                     2.0 * r_m * r_n / (4.0 * (r_m + r_n)));
+  }
+}
+
+TEST(RegisterTiled, HbmTrafficFollowsTheRegisterTileAndNoSramIsUsed) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.strategy = GemmStrategy::register_tiled;
+  const Analysis a = analyze(spec, kRoof);
+  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+  EXPECT_EQ(a.hbm_read_bytes, mnk_e / 8 + mnk_e / 8);
+  EXPECT_EQ(a.hbm_write_bytes, 2048u * 2048 * 4);
+  EXPECT_EQ(a.sram_traffic_bytes(), 0u);
+  EXPECT_EQ(a.footprint.sram_bytes, 0u);
+  EXPECT_EQ(a.footprint.threads, 256u);
+  // Its program reads each A region once per column of threads (B_N / R_N = 16 times).
+  const Kernel kernel = build_kernel(spec);
+  std::uint64_t loaded = 0;
+  for (const Op& op : kernel.program.ops()) {
+    if (op.kind == OpKind::load) {
+      loaded += op.hbm_bytes();
+      EXPECT_EQ(op.sram_write_bytes, 0u);
+    }
+    if (op.kind == OpKind::compute) {
+      EXPECT_EQ(op.sram_read_bytes, 0u);
+    }
+  }
+  EXPECT_EQ(loaded * kernel.blocks(), a.hbm_read_bytes);
+
+  // With 1 x 1 per thread it is the note's no-reuse kernel.
+  GemmSpec one = gemm_2048(1, 1);
+  one.strategy = GemmStrategy::register_tiled;
+  GemmSpec none = gemm_2048(1, 1);
+  none.strategy = GemmStrategy::no_reuse;
+  EXPECT_EQ(analyze(one, kRoof).hbm_bytes(), analyze(none, kRoof).hbm_bytes());
+}
+
+TEST(Occupancy, EachResourceCanLimit) {
+  Footprint f;
+  f.sram_bytes = 64 * 1024;
+  f.register_bytes = 104 * 1024;
+  f.warps = 8;
+  const auto limit = [&](CoreCapacity capacity) { return occupancy(f, capacity); };
+  Occupancy o = limit(CoreCapacity{160 * 1024, 256 * 1024, 16, 64});
+  EXPECT_EQ(o.limited_by, "sram");
+  EXPECT_EQ(o.blocks_per_core, 2u);
+  EXPECT_EQ(o.active_warps, 16u);
+  EXPECT_DOUBLE_EQ(o.fraction(), 0.25);
+  o = limit(CoreCapacity{256 * 1024, 200 * 1024, 16, 64});
+  EXPECT_EQ(o.limited_by, "registers");
+  EXPECT_EQ(o.blocks_per_core, 1u);
+  o = limit(CoreCapacity{1024 * 1024, 1024 * 1024, 16, 24});
+  EXPECT_EQ(o.limited_by, "warps");
+  EXPECT_EQ(o.blocks_per_core, 3u);
+  EXPECT_DOUBLE_EQ(o.fraction(), 1.0);
+  o = limit(CoreCapacity{1024 * 1024, 1024 * 1024, 2, 64});
+  EXPECT_EQ(o.limited_by, "max_resident_blocks");
+  EXPECT_DOUBLE_EQ(o.fraction(), 0.25);
+  o = limit(CoreCapacity{1024 * 1024, 1024 * 1024, 16, 0});  // no warp limit: no fraction
+  EXPECT_EQ(o.blocks_per_core, 9u);                          // registers: 1024 / 104
+  EXPECT_DOUBLE_EQ(o.fraction(), 0.0);
+}
+
+TEST(VectorAdd, ThreadsShareTheOperandRegisters) {
+  VectorAddSpec spec;
+  spec.length = 1 << 20;
+  spec.chunk_elements = 4096;
+  spec.block_elements = 65536;
+  spec.stages = 2;
+  spec.threads = 256;
+  const Footprint f = footprint(spec);
+  // (2 stages x 2 inputs + 1 output) x 4096 x 4 bytes over 256 threads = 80 registers each,
+  // exactly the bytes the block held before threads were modelled.
+  EXPECT_EQ(f.registers_per_thread, 80u);
+  EXPECT_EQ(f.register_bytes, 5u * 4096 * 4);
+  EXPECT_EQ(f.warps, 8u);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,94 @@
+#include "workloads/memory_trace.hpp"
+
+#include <fmt/format.h>
+
+namespace ridgeline {
+
+std::string describe(const MemoryTraceSpec& s) {
+  return fmt::format("memory_trace {} ({} loads, {} stores of {} B)", s.path, s.loads, s.stores,
+                     s.access_bytes);
+}
+
+Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&) {
+  Analysis a;
+  a.flops = 0;
+  a.hbm_read_bytes = s.loads * s.access_bytes;
+  a.hbm_write_bytes = s.stores * s.access_bytes;
+  a.roof = roof;
+  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  return a;
+}
+
+Kernel build_kernel(const MemoryTraceSpec&, const KernelTarget&) {
+  throw std::logic_error("a memory trace is replayed by trace players, not run as a kernel");
+}
+
+TraceFormatError::TraceFormatError(std::uint64_t line, std::uint64_t column, std::string text,
+                                   std::string rule)
+    : std::runtime_error(fmt::format("line {}, column {}: {}", line, column, rule)),
+      line_(line),
+      column_(column),
+      text_(std::move(text)),
+      rule_(std::move(rule)) {}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+bool parse_trace_line(const std::string& text, std::uint64_t line, MemoryAccess& access) {
+  const std::size_t end = text.size();
+  std::size_t at = 0;
+  auto fail = [&](std::size_t column0, const std::string& rule) {
+    throw TraceFormatError(line, column0 + 1, text, rule);
+  };
+  while (at < end && is_space(text[at])) ++at;
+  if (at == end || text[at] == '#') return false;  // blank or comment
+  if (text.compare(at, 2, "LD") == 0) {
+    access.is_write = false;
+  } else if (text.compare(at, 2, "ST") == 0) {
+    access.is_write = true;
+  } else {
+    fail(at, "expected 'LD' or 'ST' at the start of the line");
+  }
+  at += 2;
+  if (at == end || !is_space(text[at])) fail(at, "expected a space after LD or ST");
+  while (at < end && is_space(text[at])) ++at;
+  if (at + 1 >= end || text[at] != '0' || (text[at + 1] != 'x' && text[at + 1] != 'X')) {
+    fail(at, "expected a hexadecimal address starting with 0x");
+  }
+  at += 2;
+  const std::size_t digits_start = at;
+  std::uint64_t address = 0;
+  for (; at < end && hex_digit(text[at]) >= 0; ++at) {
+    if (address >> 60 != 0) fail(digits_start, "the address does not fit in 64 bits");
+    address = address << 4 | static_cast<std::uint64_t>(hex_digit(text[at]));
+  }
+  if (at == digits_start) fail(at, "expected hexadecimal digits after 0x");
+  while (at < end && is_space(text[at])) ++at;
+  if (at != end) fail(at, "unexpected text after the address (one access a line)");
+  access.address = address;
+  return true;
+}
+
+TraceReader::TraceReader(const std::string& path) : file_(path, std::ios::binary) {
+  if (!file_) throw std::runtime_error("cannot open the trace file " + path);
+}
+
+bool TraceReader::next(MemoryAccess& access) {
+  while (std::getline(file_, text_)) {
+    ++line_;
+    if (parse_trace_line(text_, line_, access)) return true;
+  }
+  return false;
+}
+
+}  // namespace ridgeline
