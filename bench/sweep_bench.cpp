@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "models/sc_main_stub.hpp"
 #include "sim/sweep_evaluator.hpp"
 #include "sim/sweep_spec.hpp"
@@ -133,9 +134,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      const bool median_aggregate =
-          run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if ((run.run_type != Run::RT_Iteration && !median_aggregate) || run.error_occurred) continue;
+      if (!ridgeline::bench::is_sample(run)) continue;
       for (const auto& [name, counter] : run.counters)
         values_[run.run_name.function_name + "." + name].push_back(counter.value);
     }
@@ -168,11 +167,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
  private:
   double median(const std::string& name) const {
     auto it = values_.find(name);
-    if (it == values_.end() || it->second.empty()) return 0;
-    std::vector<double> v = it->second;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return it == values_.end() ? 0 : ridgeline::bench::median(it->second);
   }
   std::map<std::string, std::vector<double>> values_;
 };
