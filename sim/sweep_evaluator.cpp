@@ -218,7 +218,11 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
       config.workload = *workload.workload;
       config.analysis = analyze_on(config.hardware, config.workload);
       config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
-      const SimulationResult nothing;
+      // A simulation's leaves without simulating: empty counters, with the parts this machine
+      // and workload would report (a detailed DRAM, a trace's players).
+      SimulationResult nothing;
+      if (config.hardware.hbm.dram) nothing.dram.emplace();
+      if (std::holds_alternative<MemoryTraceSpec>(config.workload)) nothing.trace.emplace();
       for_each_leaf(report_json(config, simulated ? &nothing : nullptr),
                     [&](const std::string& path, const Json&) {
                       if (path.rfind("config.", 0) != 0) names.insert(path);
