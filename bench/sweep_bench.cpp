@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -83,8 +84,12 @@ double run_ridgeline(const std::vector<std::string>& arguments) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Where the sweeps write: /tmp, or $RIDGELINE_BENCH_DIR (e.g. /dev/shm, to see what the file
+// system costs).
 std::string scratch(const std::string& name) {
-  return "/tmp/ridgeline_sweep_bench_" + std::to_string(getpid()) + "_" + name;
+  const char* folder = std::getenv("RIDGELINE_BENCH_DIR");
+  return std::string(folder ? folder : "/tmp") + "/ridgeline_sweep_bench_" +
+         std::to_string(getpid()) + "_" + name;
 }
 
 void AnalyticalCommand(benchmark::State& state) {

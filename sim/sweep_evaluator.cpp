@@ -431,6 +431,7 @@ void SweepEvaluator::add_report_cells(Row& row) {
 }
 
 PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
+  evaluated_.reset();
   add_head(point, PointStatus::ok, {}, row);
   auto fail = [&](const std::string& reason) {
     set_status(row, PointStatus::failed, reason);
@@ -481,6 +482,7 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
     return fail(located(*violation));
   if (auto violation = check_fits(config_.hardware, config_.workload, footprint))
     return fail(located(*violation));
+  evaluated_ = point;
   return PointStatus::ok;
 }
 
@@ -494,8 +496,12 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
   const Base& hardware = hardware_bases_[hardware_base_];
   const Base& workload = workload_bases_[workload_base_];
   std::vector<PlacedValue> workload_values = placed_values(false);
-  const WorkloadSpec spec = parse_workload_fields(
-      load_document_text(workload.file, workload.text, "workload", {}, workload_values));
+  // The point's workload: the one just evaluated, or read now.
+  const WorkloadSpec spec =
+      evaluated_ && *evaluated_ == point
+          ? config_.workload
+          : parse_workload_fields(
+                load_document_text(workload.file, workload.text, "workload", {}, workload_values));
   if (const auto* trace = std::get_if<MemoryTraceSpec>(&spec)) {
     // The trace as this point found it, from wherever the child runs.
     workload_values.push_back(

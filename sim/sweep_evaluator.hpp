@@ -110,6 +110,7 @@ class SweepEvaluator {
 
   // The point being evaluated.
   std::vector<std::uint32_t> indices_;
+  std::optional<std::uint64_t> evaluated_;  // the point config_ holds, when it evaluated ok
   bool decoded_ = false;
   std::uint64_t decoded_point_ = 0;
   std::size_t hardware_base_ = 0;

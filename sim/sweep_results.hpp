@@ -7,7 +7,8 @@
 //   DIR/results.csv      the same rows with one header (rewritten whole, atomically, when a row
 //                        brings a column the header lacks)
 //   DIR/points/<p>/      a simulated point: hardware.yaml and workload.yaml (its resolved
-//                        configuration), report.json (`ridgeline run --json`), row.json (its row)
+//                        configuration), report.json (`ridgeline run --json`), or, when the
+//                        simulation failed, row.json (its row)
 //
 // Each point's line goes to each file in one write, JSONL first. Reopening a directory keeps the
 // complete lines, drops a line cut short by a kill, and checks the lines are this sweep's first

@@ -126,6 +126,7 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
   std::map<std::uint64_t, Row> ready;  // finished, waiting for the points before them
   std::uint64_t next_write = resumed;
   std::uint64_t next_start = resumed;
+  std::optional<std::uint64_t> prepared;  // the next point to run, its folder written
   auto point_of = [&](std::uint64_t k) { return shard.index + k * shard.count; };
   auto write_ready = [&]() {
     for (auto it = ready.find(next_write); it != ready.end(); it = ready.find(next_write)) {
@@ -135,20 +136,35 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
       ++next_write;
     }
   };
-  auto keep = [&](std::uint64_t k, Row row, bool ran) {
-    const std::uint64_t point = point_of(k);
-    if (ran) {
-      // Beside the point until its turn comes: a kill in between loses nothing.
-      std::string line;
-      append_json_line(row, columns, line);
-      write_file_atomically(results.point_directory(point) + "/row.json", line);
-    }
-    progress.finished(point, status_of(row, head), reason_of(row, head), pool.running());
+  auto keep = [&](std::uint64_t k, Row row) {
+    progress.finished(point_of(k), status_of(row, head), reason_of(row, head), pool.running());
     ready.emplace(k, std::move(row));
   };
-
-  while (next_write < total) {
-    while (next_start < total && pool.has_room()) {
+  // A simulated point's row: its report's leaves, or, when the simulation failed, the model's
+  // figures with what happened.
+  auto simulated_row = [&](std::uint64_t point, const ChildResult* failed, Row& row) {
+    const std::string directory = results.point_directory(point);
+    if (failed == nullptr) {
+      const auto text = read_file_if_there(directory + "/report.json");
+      const Json report = text ? Json::parse(*text, nullptr, false) : Json();
+      if (report.is_object()) {
+        evaluator.add_head(point, PointStatus::ok, {}, row);
+        add_report_json_cells(report, columns, row);
+        return;
+      }
+    }
+    evaluator.evaluate(point, row);
+    evaluator.set_status(row, PointStatus::failed,
+                         failed ? failed->failure() : "the simulation's report could not be read");
+    // A failure leaves no report: its row is what records it, until its turn comes.
+    std::string line;
+    append_json_line(row, columns, line);
+    write_file_atomically(directory + "/row.json", line);
+  };
+  // Readies the next point that runs, recording the ones that do not (skipped, failed a rule,
+  // finished before a kill: a report, or a failure's row.json, is there).
+  auto prepare = [&]() {
+    while (!prepared && next_start < total) {
       const std::uint64_t k = next_start++;
       const std::uint64_t point = point_of(k);
       const std::string directory = results.point_directory(point);
@@ -161,8 +177,14 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
           continue;
         }
       }
+      if (std::filesystem::exists(directory + "/report.json")) {
+        simulated_row(point, nullptr, row);
+        progress.recovered(status_of(row, head));
+        ready.emplace(k, std::move(row));
+        continue;
+      }
       if (evaluator.evaluate(point, row) != PointStatus::ok) {
-        keep(k, std::move(row), false);
+        keep(k, std::move(row));
         continue;
       }
       try {
@@ -173,36 +195,33 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
         std::ofstream(directory + "/workload.yaml", std::ios::binary | std::ios::trunc) << workload;
       } catch (const ConfigError& error) {
         evaluator.set_status(row, PointStatus::failed, error.what());
-        keep(k, std::move(row), false);
+        keep(k, std::move(row));
         continue;
       }
-      std::filesystem::remove(directory + "/report.json");
-      // Run in the point's folder, so that its report names its files wherever DIR goes.
-      pool.start(k, {"run", "hardware.yaml", "workload.yaml", "--quiet", "--json", "report.json"},
-                 directory);
+      prepared = k;
     }
+  };
+  auto start_prepared = [&]() {
+    while (prepared && pool.has_room()) {
+      // Run in the point's folder, so that its report names its files wherever DIR goes.
+      pool.start(*prepared,
+                 {"run", "hardware.yaml", "workload.yaml", "--quiet", "--json", "report.json"},
+                 results.point_directory(point_of(*prepared)));
+      prepared.reset();
+      prepare();
+    }
+  };
+
+  prepare();
+  while (next_write < total) {
+    start_prepared();
     write_ready();
     if (pool.running() == 0) continue;
-
     auto [k, result] = pool.wait();
-    const std::uint64_t point = point_of(k);
-    const std::string directory = results.point_directory(point);
+    start_prepared();  // the freed slot works while this one's report is read
     Row row;
-    std::optional<std::string> report_text;
-    if (result.ok()) report_text = read_file_if_there(directory + "/report.json");
-    const Json report =
-        report_text ? Json::parse(*report_text, nullptr, false) : Json(Json::value_t::discarded);
-    if (result.ok() && report.is_object()) {
-      evaluator.add_head(point, PointStatus::ok, {}, row);
-      add_report_json_cells(report, columns, row);
-    } else {
-      // The analytical figures still hold; the reason says what happened to the simulation.
-      evaluator.evaluate(point, row);
-      evaluator.set_status(
-          row, PointStatus::failed,
-          result.ok() ? "the simulation's report could not be read" : result.failure());
-    }
-    keep(k, std::move(row), true);
+    simulated_row(point_of(k), result.ok() ? nullptr : &result, row);
+    keep(k, std::move(row));
     write_ready();
   }
   std::filesystem::remove_all(scratch);

@@ -4,9 +4,9 @@
 // process. Simulated sweeps run each point that holds (every rule, every constraint) as
 // `ridgeline run` on its resolved configuration in a child process of its own, -j at a time;
 // points that fail a rule or are skipped never start one. Rows are written in point order
-// whatever order children finish in, so the files are the same at every -j; a finished point's
-// row is also kept beside it (points/<p>/row.json) until its turn, so a kill loses none and a
-// rerun runs none twice.
+// whatever order children finish in, so the files are the same at every -j. A finished point
+// is on disk before its turn comes (its report.json, or for a failed simulation its row.json),
+// so a kill loses none and a rerun runs none twice: it takes their rows from their folders.
 #pragma once
 
 #include <optional>

@@ -136,7 +136,7 @@ TEST_F(SweepCli, SimulatedSweepRecordsEveryPointTheSameAtEveryJ) {
     EXPECT_GE(all[p]["simulated.time_s"].get<double>(),
               all[p]["analytical.t_ideal_s"].get<double>());
     // Its resolved configuration, beside its report, reads back to the same point.
-    for (const char* file : {"hardware.yaml", "workload.yaml", "report.json", "row.json"}) {
+    for (const char* file : {"hardware.yaml", "workload.yaml", "report.json"}) {
       EXPECT_TRUE(fs::exists(point_dir + "/" + file)) << file;
     }
     const Outcome again = ridgeline("analyze " + point_dir + "/hardware.yaml " + point_dir +
@@ -184,9 +184,9 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
                  "  set:\n    workload.m: 2048\n    workload.n: 2048\n    workload.k: 2048\n"
                  "    workload.tile: {m: 32, n: 32, k: 32}\n"
                  "  axes:\n    - workload.stages: [1, 2, 3, 4]\n");
-  const std::vector<std::string> arguments{"sweep", sweep, "-j", "1", "--out", path("out")};
+  const std::vector<std::string> arguments{"sweep", sweep, "-j", "2", "--out", path("out")};
   const pid_t pid = start_ridgeline(arguments, path("first.log"));
-  // Kill it once the first point is written, while the second is simulating.
+  // Kill it once the first point is written, while others are simulating.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (slurp(path("out/results.jsonl")).empty() && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -196,13 +196,14 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
 
-  // What was finished, and how it was left.
+  // What was finished (a simulated point's report is its record), and how it was left.
   std::map<std::string, std::pair<ino_t, std::int64_t>> finished;
   for (const auto& entry : fs::directory_iterator(path("out/points"))) {
-    const std::string row = entry.path().string() + "/row.json";
+    const std::string report = entry.path().string() + "/report.json";
     struct stat info {};
-    if (stat(row.c_str(), &info) == 0) {
-      finished[row] = {info.st_ino, info.st_mtim.tv_sec * 1'000'000'000LL + info.st_mtim.tv_nsec};
+    if (stat(report.c_str(), &info) == 0) {
+      finished[report] = {info.st_ino,
+                          info.st_mtim.tv_sec * 1'000'000'000LL + info.st_mtim.tv_nsec};
     }
   }
   ASSERT_FALSE(finished.empty());
@@ -210,7 +211,7 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
   // The point being simulated died with the sweep (no orphan goes on to write its report).
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   for (const auto& entry : fs::directory_iterator(path("out/points"))) {
-    if (!fs::exists(entry.path() / "row.json")) {
+    if (finished.count((entry.path() / "report.json").string()) == 0) {
       EXPECT_FALSE(fs::exists(entry.path() / "report.json")) << entry.path();
     }
   }
@@ -219,18 +220,36 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.err.find(std::to_string(finished.size()) + " resumed"), std::string::npos)
       << resumed.err;
-  for (const auto& [row, identity] : finished) {
+  for (const auto& [report, identity] : finished) {
     struct stat info {};
-    ASSERT_EQ(stat(row.c_str(), &info), 0);
-    EXPECT_EQ(info.st_ino, identity.first) << row << " was written again";
+    ASSERT_EQ(stat(report.c_str(), &info), 0);
+    EXPECT_EQ(info.st_ino, identity.first) << report << " was written again";
     EXPECT_EQ(info.st_mtim.tv_sec * 1'000'000'000LL + info.st_mtim.tv_nsec, identity.second)
-        << row << " was run again";
+        << report << " was run again";
   }
   const Outcome clean = ridgeline("sweep " + sweep + " -j 2 --out " + path("clean"));
   ASSERT_EQ(clean.exit_code, 0) << clean.err;
   EXPECT_EQ(slurp(path("out/results.jsonl")), slurp(path("clean/results.jsonl")));
   EXPECT_EQ(slurp(path("out/results.csv")), slurp(path("clean/results.csv")));
   EXPECT_EQ(slurp(path("out/summary.json")), slurp(path("clean/summary.json")));
+}
+
+TEST_F(SweepCli, PointsFinishedButNotWrittenAreTakenFromTheirFolders) {
+  // As a kill leaves it when later points finished before an earlier one was written: the
+  // results hold point 0 only, points 1 and 2 have their reports.
+  const std::string sweep = tiny_sweep();
+  ASSERT_EQ(ridgeline("sweep " + sweep + " -j 2 --out " + path("out")).exit_code, 0);
+  const std::string jsonl = slurp(path("out/results.jsonl"));
+  const std::string csv = slurp(path("out/results.csv"));
+  std::ofstream(path("out/results.jsonl")) << jsonl.substr(0, jsonl.find('\n') + 1);
+  fs::remove(path("out/results.csv"));
+  const auto written = fs::last_write_time(path("out/points/2/report.json"));
+  const Outcome again = ridgeline("sweep " + sweep + " -j 2 --out " + path("out"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("(3 resumed"), std::string::npos) << again.err;
+  EXPECT_EQ(fs::last_write_time(path("out/points/2/report.json")), written) << "ran again";
+  EXPECT_EQ(slurp(path("out/results.jsonl")), jsonl);
+  EXPECT_EQ(slurp(path("out/results.csv")), csv);
 }
 
 TEST_F(SweepCli, LinesCutShortAreDroppedAndAnotherSweepIsRefused) {
