@@ -57,6 +57,7 @@ class ChildPool {
  private:
   struct Running {
     std::uint64_t tag;
+    std::size_t slot;  // of jobs_: names its stderr file
     std::string error_path;
     std::chrono::steady_clock::time_point started;
     bool killed = false;
@@ -68,7 +69,6 @@ class ChildPool {
   std::string directory_;  // stderr files
   bool own_directory_ = false;
   std::map<pid_t, Running> running_;
-  std::uint64_t started_ = 0;
   sigset_t previous_mask_{};
 };
 

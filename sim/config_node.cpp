@@ -305,8 +305,6 @@ ConfigNode load_document(const std::string& path, std::string_view root,
 ConfigNode load_document_text(const std::string& path, const std::string& text,
                               std::string_view root, const std::vector<std::string>& overrides,
                               const std::vector<PlacedValue>& placed) {
-  auto document = std::make_shared<ConfigDocument>();
-  document->path = path;
   YAML::Node top;
   try {
     top = YAML::Load(text);
@@ -316,6 +314,14 @@ ConfigNode load_document_text(const std::string& path, const std::string& text,
     throw ConfigError(SourceLocation{path, line, column}, "", "", "malformed YAML: " + error.msg,
                       "fix the syntax at that position");
   }
+  return load_document_tree(path, top, root, overrides, placed);
+}
+
+ConfigNode load_document_tree(const std::string& path, YAML::Node top, std::string_view root,
+                              const std::vector<std::string>& overrides,
+                              const std::vector<PlacedValue>& placed) {
+  auto document = std::make_shared<ConfigDocument>();
+  document->path = path;
   const std::string fix = fmt::format("the file must start with '{}:' and its keys below it", root);
   if (!top.IsMap()) {
     throw ConfigError(SourceLocation{path, 1, 1}, "", "",

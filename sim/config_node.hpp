@@ -102,6 +102,12 @@ ConfigNode load_document_text(const std::string& path, const std::string& text,
                               std::string_view root, const std::vector<std::string>& overrides,
                               const std::vector<PlacedValue>& placed = {});
 
+/// load_document_text for a file already parsed (`top`, its whole YAML, which this changes:
+/// give it a copy, YAML::Clone, to keep one). Cheaper when one file is read for many points.
+ConfigNode load_document_tree(const std::string& path, YAML::Node top, std::string_view root,
+                              const std::vector<std::string>& overrides,
+                              const std::vector<PlacedValue>& placed = {});
+
 /// A loaded document (what load_document returned) as YAML text under its root key: the
 /// configuration after overrides, which reads back to the same values.
 std::string emit_document(const ConfigNode& document);

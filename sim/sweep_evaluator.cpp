@@ -30,6 +30,7 @@ std::string_view name_of(PointStatus status) {
 struct SweepEvaluator::Base {
   std::string file;
   std::string text;
+  YAML::Node parsed;                       // the text as YAML, cloned to write documents out
   std::optional<ConfigNode> tree;          // where rules broken by base values are reported
   std::optional<HardwareParams> hardware;  // read alone; none when it does not read alone
   std::optional<WorkloadSpec> workload;    // each key's own rules only
@@ -90,6 +91,11 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
       Base base;
       base.file = file;
       base.text = read_config_file(file);
+      try {
+        base.parsed = YAML::Load(base.text);
+      } catch (const YAML::Exception&) {
+        // load_document_text says where, below.
+      }
       try {
         base.tree = load_document_text(file, base.text, root, {}, spec.fixed);
         if (root == "hardware") {
@@ -509,10 +515,16 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
                     YAML::Node(std::filesystem::absolute(trace->path).lexically_normal().string()),
                     SourceLocation{workload.file, 0, 0}});
   }
-  return {emit_document(load_document_text(hardware.file, hardware.text, "hardware", {},
-                                           placed_values(true))),
-          emit_document(
-              load_document_text(workload.file, workload.text, "workload", {}, workload_values))};
+  // From the parsed files (cloned: placing values changes the tree), not their text: the
+  // points' values were all read already, so nothing is left to report where.
+  const auto emit = [](const Base& base, const char* root, const std::vector<PlacedValue>& values) {
+    if (!base.parsed) {
+      return emit_document(load_document_text(base.file, base.text, root, {}, values));
+    }
+    return emit_document(load_document_tree(base.file, YAML::Clone(base.parsed), root, {}, values));
+  };
+  return {emit(hardware, "hardware", placed_values(true)),
+          emit(workload, "workload", workload_values)};
 }
 
 }  // namespace ridgeline
