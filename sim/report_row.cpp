@@ -31,7 +31,7 @@ class Cells {
 
 }  // namespace
 
-const std::string& ShapeCache::description(const WorkloadSpec& spec) {
+void ShapeCache::refresh(const WorkloadSpec& spec) {
   // Equal bytes are equal values, so the text is never stale (a difference in padding only
   // composes it again). Only for kinds held in plain bytes: a trace's path is a string.
   const bool same = described_ && described_->index() == spec.index() &&
@@ -48,8 +48,8 @@ const std::string& ShapeCache::description(const WorkloadSpec& spec) {
   if (!same) {
     described_ = spec;
     description_ = describe(spec);
+    label_ = short_label(spec);
   }
-  return description_;
 }
 
 // The same leaves, names and order as report_json before a simulation: hardware_json and
@@ -85,7 +85,7 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.integer("hardware.barrier_latency_cycles", limits.barrier.count);
 
   c.text("workload.description", cache.description(config.workload));
-  c.text("workload.label", short_label(config.workload));
+  c.text("workload.label", cache.label(config.workload));
   if (const auto* g = std::get_if<GemmSpec>(&config.workload)) {
     c.text("workload.kind", "gemm");
     c.integer("workload.m", g->m);

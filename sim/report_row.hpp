@@ -27,14 +27,25 @@ class ShapeCache {
     if (shape >= ids_.size()) ids_.resize(shape + 1);
     return ids_[shape];
   }
-  /// describe(spec), composed again only when the spec's bytes differ from the last one's
-  /// (formatting it is a third of a row's cost; equal bytes are equal values, so never stale).
-  const std::string& description(const WorkloadSpec& spec);
+  /// describe(spec) and short_label(spec), composed again only when the spec's bytes differ
+  /// from the last one's (formatting them costs more than the rest of a row; equal bytes are
+  /// equal values, so they are never stale).
+  const std::string& description(const WorkloadSpec& spec) {
+    refresh(spec);
+    return description_;
+  }
+  const std::string& label(const WorkloadSpec& spec) {
+    refresh(spec);
+    return label_;
+  }
 
  private:
+  void refresh(const WorkloadSpec& spec);
+
   std::vector<std::vector<ColumnId>> ids_;
   std::optional<WorkloadSpec> described_;
   std::string description_;
+  std::string label_;
 };
 
 /// Appends the report's hardware.*, workload.* and analytical.* leaves for `config` to `row`.

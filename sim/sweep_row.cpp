@@ -94,24 +94,21 @@ void ColumnTable::restore_order(const std::vector<std::string>& header) {
   }
 }
 
-void Row::clear() {
-  for (std::size_t i = 0; i < size_; ++i) slot_[columns_[i]] = 0;
-  size_ = 0;
-}
-
-void Row::grow() {
-  cells_.emplace_back();
-  columns_.push_back(0);
-}
-
-const Cell* Row::find(ColumnId id) const {
-  if (id >= slot_.size() || slot_[id] == 0) return nullptr;
-  return &cells_[slot_[id] - 1];
-}
-
-Cell* Row::find(ColumnId id) {
-  if (id >= slot_.size() || slot_[id] == 0) return nullptr;
-  return &cells_[slot_[id] - 1];
+Cell& Row::add_elsewhere(ColumnId id) {
+  // The row before had another column here: its layout from here on is no guide.
+  kept_ = size_;
+  if (id >= slot_.size()) slot_.resize(id + 1, 0);
+  const std::size_t at = position(id);
+  if (at < size_) return cells_[at];
+  if (size_ == cells_.size()) {
+    cells_.emplace_back();
+    columns_.push_back(0);
+  }
+  columns_[size_] = id;
+  Cell& cell = cells_[size_];
+  cell.kind = Cell::Kind::empty;
+  slot_[id] = static_cast<std::uint32_t>(++size_);
+  return cell;
 }
 
 std::string format_real(double value) {
@@ -285,7 +282,16 @@ double number_of_text(std::string_view text) {
   char* end = nullptr;
   const double plain = std::strtod(owned.c_str(), &end);
   if (end == owned.c_str() + owned.size() && std::isfinite(plain)) return plain;
-  // A quantity: whichever dimension its unit belongs to. Times are shown in seconds.
+  // A quantity: whichever dimension its unit belongs to. Times are shown in seconds. Units are
+  // letters and '/': anything else after the number ("64x128x32, 1 stage") is no quantity, and
+  // is turned away before the parser's exceptions would cost microseconds.
+  const std::size_t unit = static_cast<std::size_t>(end - owned.c_str());
+  if (unit == 0 ||
+      !std::all_of(owned.begin() + static_cast<std::ptrdiff_t>(unit), owned.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '/' || c == ' ';
+      })) {
+    return std::nan("");
+  }
   constexpr Dimension kDimensions[] = {
       Dimension::bytes,     Dimension::bandwidth,       Dimension::time,
       Dimension::frequency, Dimension::flops_per_cycle, Dimension::bytes_per_cycle,

@@ -64,35 +64,50 @@ class ColumnTable {
 
 class Row {
  public:
-  /// Empties the row, keeping its storage for the next one.
-  void clear();
-  /// A new cell for column `id`, after the others (or the existing one: a column appears once).
-  /// Inline: a row of an analytical sweep takes some sixty of these a point.
-  Cell& add(ColumnId id) {
-    if (id >= slot_.size()) slot_.resize(id + 1, 0);
-    std::uint32_t& slot = slot_[id];
-    if (slot != 0) return cells_[slot - 1];
-    if (size_ == cells_.size()) grow();
-    columns_[size_] = id;
-    Cell& cell = cells_[size_];
-    cell.kind = Cell::Kind::empty;
-    slot = static_cast<std::uint32_t>(++size_);
-    return cell;
+  /// Starts the next row, keeping the storage and the layout of this one: while the next row
+  /// names the same columns in the same order (the rule for rows of one shape), adding a cell
+  /// is a comparison.
+  void clear() {
+    kept_ = size_;
+    size_ = 0;
   }
-  const Cell* find(ColumnId id) const;
-  Cell* find(ColumnId id);
+  /// A new cell for column `id`, after the others (or the existing one: a column appears once).
+  /// Inline: a row of an analytical sweep takes some eighty of these a point.
+  Cell& add(ColumnId id) {
+    if (size_ < kept_ && columns_[size_] == id) {
+      Cell& cell = cells_[size_++];
+      cell.kind = Cell::Kind::empty;
+      return cell;
+    }
+    return add_elsewhere(id);
+  }
+  const Cell* find(ColumnId id) const {
+    const std::size_t at = position(id);
+    return at < size_ ? &cells_[at] : nullptr;
+  }
+  Cell* find(ColumnId id) {
+    const std::size_t at = position(id);
+    return at < size_ ? &cells_[at] : nullptr;
+  }
 
   std::size_t size() const { return size_; }
   ColumnId column(std::size_t i) const { return columns_[i]; }
   const Cell& cell(std::size_t i) const { return cells_[i]; }
 
  private:
-  void grow();
+  Cell& add_elsewhere(ColumnId id);
+  // Where `id` is in this row; size_ or more when it is not.
+  std::size_t position(ColumnId id) const {
+    if (id >= slot_.size() || slot_[id] == 0) return size_;
+    const std::size_t at = slot_[id] - 1;
+    return at < size_ && columns_[at] == id ? at : size_;
+  }
 
   std::vector<ColumnId> columns_;
   std::vector<Cell> cells_;          // reused: cells keep their string storage between rows
-  std::vector<std::uint32_t> slot_;  // column id -> position + 1; 0 when absent
-  std::size_t size_ = 0;
+  std::vector<std::uint32_t> slot_;  // column id -> position + 1 (checked against columns_)
+  std::size_t size_ = 0;             // cells of this row
+  std::size_t kept_ = 0;             // cells of the row before, still laid out alike
 };
 
 /// Writes rows as a JSON object on one line (cells in the row's order) and as a CSV line (in the
