@@ -7,7 +7,9 @@
 // 2. Seed/<case>: `ridgeline run` of one of the seed table's 4096^3 cases, each in a child
 //    process (SystemC elaborates once per process). Items are program ops; the child's peak
 //    resident memory is a counter.
-// 3. Hbm/<case>/<mode>: `ridgeline run` on one HBM3 stack (configs/hardware/hbm3-stack.yaml) in
+// 3. L2/<case>: Seed-like cases on the seed machine with its 40 MiB L2
+//    (configs/hardware/seed-l2.yaml): what looking every line of every tile up in the cache costs.
+// 4. Hbm/<case>/<mode>: `ridgeline run` on one HBM3 stack (configs/hardware/hbm3-stack.yaml) in
 //    simple and in detailed mode: memory traces of 2 million 64 B accesses (sequential, random),
 //    written to /tmp at start-up, and a vector add of 16 KiB requests. Items are HBM requests.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
@@ -168,6 +170,17 @@ void SeedCase(benchmark::State& state, const std::string& workload,
   RunCase(state, kSeedHardware, workload, overrides, &Child::ops, "ops");
 }
 
+const std::string kL2Hardware =
+    std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed-l2.yaml";
+
+// `workload` under configs/questions/q3-l2-reuse/workloads/.
+void L2Case(benchmark::State& state, const std::string& workload) {
+  RunCase(
+      state, kL2Hardware,
+      std::string(RIDGELINE_SOURCE_DIR) + "/configs/questions/q3-l2-reuse/workloads/" + workload,
+      {}, &Child::ops, "ops");
+}
+
 // ---------------------------------------------------------------- HBM modes, one stack
 
 const std::string kStackHardware =
@@ -245,20 +258,21 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     if (startup > 0) {
       std::printf("  process start, configuration and report (analyze): %.4f s\n", startup);
     }
-    std::printf("  %-26s %8s %9s %9s %9s %14s %9s\n", "case", "wall s", "M ops/s", "x spread",
+    std::printf("  %-28s %8s %9s %9s %9s %14s %9s\n", "case", "wall s", "M ops/s", "x spread",
                 "x fixed", "M ops/s (sim)", "peak MiB");
     double four = 0;
     for (const auto& [name, rates] : rates_) {
-      if (name.rfind("Seed/", 0) != 0) continue;
+      if (name.rfind("Seed/", 0) != 0 && name.rfind("L2/", 0) != 0) continue;
       const double rate = median(rates_, name);
       const double seconds = median(seconds_, name);
       // The simulation alone: the wall time less what analyze takes for the same start-up.
       const double sim_rate = seconds > startup ? rate * seconds / (seconds - startup) : 0;
-      if (name.find("gemm-4096") != std::string::npos) four += seconds;
+      if (name.rfind("Seed/gemm-4096", 0) == 0) four += seconds;
       const auto rss = rss_.find(name);
-      std::printf("  %-26s %8.3f %9.2f %9.2f %9.2f %14.2f %9.1f\n", name.c_str() + 5, seconds,
-                  rate / 1e6, raw > 0 ? rate / raw : 0, raw_fixed > 0 ? rate / raw_fixed : 0,
-                  sim_rate / 1e6, rss != rss_.end() ? rss->second : 0);
+      std::printf("  %-28s %8.3f %9.2f %9.2f %9.2f %14.2f %9.1f\n",
+                  name.c_str() + (name.rfind("Seed/", 0) == 0 ? 5 : 0), seconds, rate / 1e6,
+                  raw > 0 ? rate / raw : 0, raw_fixed > 0 ? rate / raw_fixed : 0, sim_rate / 1e6,
+                  rss != rss_.end() ? rss->second : 0);
     }
     if (four > 0) std::printf("  the four seed cases together: %.3f s\n", four);
 
@@ -334,6 +348,17 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->Iterations(1);
+  }
+  // With the L2: the cheapest and the dearest tile of the seed table, in both block orders.
+  for (const char* tile : {"t128", "t32"}) {
+    for (const char* order : {"row-major", "grouped"}) {
+      const std::string name = std::string("L2/gemm-4096-") + tile + "-" + order;
+      benchmark::RegisterBenchmark(name.c_str(), L2Case,
+                                   std::string("gemm-4096-") + tile + "-" + order + ".yaml")
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
+    }
   }
   // HBM modes: the same workloads on one stack, simple and detailed.
   const std::vector<std::pair<std::string, std::string>> hbm_cases = {

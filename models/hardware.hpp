@@ -1,12 +1,15 @@
-// The whole machine's parameters, as the elaborator builds it: identical cores, one HBM.
+// The whole machine's parameters, as the elaborator builds it: identical cores, an optional
+// shared L2, one HBM.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/core.hpp"
 #include "models/hbm.hpp"
 #include "models/kernel_target.hpp"
+#include "models/l2_cache.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -18,6 +21,7 @@ struct HardwareParams {
   CoreParams core;
   KernelTarget threads;  ///< warps, thread and register limits, barrier cost of the cores
   HbmParams hbm;
+  std::optional<L2CacheParams> l2;  ///< a shared L2 between the cores and the HBM; none if absent
 
   /// Peak throughput of the whole machine for `type`, FLOP/s.
   double peak_flop_per_s(DataType type) const {

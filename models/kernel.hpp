@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "models/block_order.hpp"
 #include "models/data_type.hpp"
 #include "models/program.hpp"
 
@@ -21,6 +22,7 @@ struct Kernel {
   std::uint64_t warps_per_block = 0;           ///< its threads in whole warps (occupancy)
   std::uint64_t sram_bytes_per_block = 0;      ///< allocated in SRAM while a block is resident
   std::uint64_t register_bytes_per_block = 0;  ///< allocated in the register file likewise
+  BlockOrderParams block_order;                ///< the order blocks are handed to cores
 
   std::uint64_t blocks() const { return grid_rows * grid_cols; }
 

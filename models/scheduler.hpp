@@ -1,10 +1,11 @@
-// Hands a kernel's thread blocks to cores, one at a time, in a fixed order.
+// Hands a kernel's thread blocks to cores, one at a time, in the kernel's block order.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <systemc>
 
+#include "models/block_order.hpp"
 #include "models/program.hpp"
 #include "models/stats.hpp"
 
@@ -25,29 +26,11 @@ struct SchedulerStats {
   }
 };
 
-/// Plain core: the order in which blocks of a grid are handed out (row-major).
-class BlockOrder {
- public:
-  BlockOrder(std::uint64_t grid_rows, std::uint64_t grid_cols)
-      : rows_(grid_rows), cols_(grid_cols) {}
-
-  std::optional<BlockCoord> next() {
-    if (next_ >= rows_ * cols_) return std::nullopt;
-    const std::uint64_t index = next_++;
-    return BlockCoord{index / cols_, index % cols_};
-  }
-  std::uint64_t handed_out() const { return next_; }
-
- private:
-  std::uint64_t rows_;
-  std::uint64_t cols_;
-  std::uint64_t next_ = 0;
-};
-
 class BlockScheduler : public sc_core::sc_module, public BlockSourceIf {
  public:
-  BlockScheduler(sc_core::sc_module_name name, std::uint64_t grid_rows, std::uint64_t grid_cols)
-      : sc_module(name), order_(grid_rows, grid_cols) {}
+  BlockScheduler(sc_core::sc_module_name name, std::uint64_t grid_rows, std::uint64_t grid_cols,
+                 const BlockOrderParams& order = {})
+      : sc_module(name), order_(grid_rows, grid_cols, order) {}
 
   std::optional<BlockCoord> next_block() override {
     auto block = order_.next();

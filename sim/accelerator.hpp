@@ -1,6 +1,7 @@
 // Elaboration: the one place where modules are created and wired, from HardwareParams and the
-// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM. For a
-// memory trace, trace players take the cores' places and replay the trace into the same memory.
+// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM, or to
+// the L2 in front of it when the hardware has one. For a memory trace, trace players take the
+// cores' places and replay the trace into the same memory.
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include "models/hardware.hpp"
 #include "models/hbm.hpp"
 #include "models/kernel.hpp"
+#include "models/l2_cache.hpp"
 #include "models/scheduler.hpp"
 #include "models/trace_player.hpp"
 #include "models/wakeup_queue.hpp"
@@ -25,6 +27,7 @@ class Accelerator : public sc_core::sc_module {
               std::uint64_t access_bytes);
 
   Hbm hbm;
+  std::unique_ptr<L2Cache> l2;  ///< between the cores and the HBM when the hardware has one
   BlockScheduler scheduler;
   WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;

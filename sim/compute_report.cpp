@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/levels.hpp"
 #include "sim/quantity.hpp"
 #include "sim/report.hpp"
 
@@ -69,9 +70,24 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   const CoreStats& c = f.cores;
   Limiter l;
   const double time_s = r.time.seconds();
+  // With an L2 the note's roof (from its Q, no reuse across output tiles) bounds nothing: HBM
+  // carries less. The roof is then the lowest of P and each level's roof at its simulated I.
+  const Roofline& roofline = config.analysis.roofline;
+  double roof_flop_per_s = roofline.roof_flop_per_s;
+  std::string roof_cause = roofline.bound == Bound::compute ? "compute" : "hbm_bandwidth";
+  if (r.l2) {
+    const Levels levels = simulated_levels(config, r);
+    roof_flop_per_s = levels.peak_flop_per_s;
+    roof_cause = "compute";
+    for (const LevelFigures& level : levels.levels) {
+      if (level.roof_flop_per_s < roof_flop_per_s) {
+        roof_flop_per_s = level.roof_flop_per_s;
+        roof_cause = level.name + "_bandwidth";
+      }
+    }
+  }
   if (time_s > 0) {
-    l.percent_of_roof = 100.0 * static_cast<double>(f.compute.flops) / time_s /
-                        config.analysis.roofline.roof_flop_per_s;
+    l.percent_of_roof = 100.0 * static_cast<double>(f.compute.flops) / time_s / roof_flop_per_s;
   }
   l.lost_s = f.core_time_s - (f.compute.busy - f.compute.operand_limited).seconds();
   l.synchronisation_s = c.barrier_wait.seconds();
@@ -92,9 +108,16 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
-  const Roofline& roofline = config.analysis.roofline;
+  if (l.percent_of_roof >= 100 * kAtRoofFraction && r.l2) {
+    l.cause = roof_cause;
+    l.summary = fmt::format(
+        "at the roof: {:.1f} % of {}, the lowest of P and the memory levels' roofs at the "
+        "intensities the L2 left them",
+        l.percent_of_roof, engineering(roof_flop_per_s, "FLOP/s"));
+    return l;
+  }
   if (l.percent_of_roof >= 100 * kAtRoofFraction) {
-    l.cause = roofline.bound == Bound::compute ? "compute" : "hbm_bandwidth";
+    l.cause = roof_cause;
     l.summary = fmt::format(
         "at the roof: {:.1f} % of {} ({} bound, I = {:.3f} FLOP/B against a "
         "ridge of {:.3f})",

@@ -19,8 +19,10 @@ inline constexpr double kAtRoofFraction = 0.9;
 /// Where the compute units' time went beyond the FLOPs themselves, by cause, in core-seconds
 /// (summed over cores), and the cause that cost the most.
 struct Limiter {
-  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated), else the
-  /// largest of: "synchronisation", "register_spill", "low_occupancy", "input_supply", "tail".
+  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with an L2
+  /// also "l2_bandwidth" or "sram_bandwidth", the level whose roof at its simulated I is lowest),
+  /// else the largest of: "synchronisation", "register_spill", "low_occupancy", "input_supply",
+  /// "tail".
   std::string cause;
   std::string detail;   ///< input_supply: "in_flight_limit", "hbm_queueing" or "sram_bandwidth"
   std::string summary;  ///< one sentence with the evidence

@@ -65,6 +65,52 @@ ComputeUnitParams parse_compute(const ConfigNode& compute) {
   return params;
 }
 
+// The optional shared L2 (docs/CONFIG.md, "hardware.l2").
+L2CacheParams parse_l2(const ConfigNode& l2) {
+  L2CacheParams params;
+  const ConfigNode capacity = l2.required("capacity");
+  params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
+  const ConfigNode line = l2.required("line_size");
+  params.line_bytes = line.positive_quantity(Dimension::bytes);
+  if ((params.line_bytes & (params.line_bytes - 1)) != 0) {
+    line.fail("must be a power of two", "e.g. 128B");
+  }
+  const ConfigNode ways = l2.required("associativity");
+  params.associativity = small_count(ways, CacheSets::kMaxWays);
+  params.bandwidth.bytes_per_second =
+      l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
+  params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
+  if (auto policy = l2.optional("write_policy")) {
+    params.write_policy = policy->choice({"write_back", "write_through"}) == "write_back"
+                              ? L2WritePolicy::write_back
+                              : L2WritePolicy::write_through;
+  }
+  if (auto index = l2.optional("set_index")) {
+    params.set_index =
+        index->choice({"xor", "modulo"}) == "xor" ? L2SetIndex::xor_folded : L2SetIndex::modulo;
+  }
+  l2.reject_unknown_keys();
+
+  const std::uint64_t set_bytes = params.line_bytes * params.associativity;
+  if (params.capacity_bytes % set_bytes != 0) {
+    capacity.fail(fmt::format("must be a whole number of sets of line_size x associativity = {}",
+                              format_bytes(set_bytes)),
+                  fmt::format("use a multiple of {}, e.g. {}", format_bytes(set_bytes),
+                              format_bytes((params.capacity_bytes / set_bytes + 1) * set_bytes)));
+  }
+  // The model keeps 20 to 80 bytes of state per line, by associativity: bound it, not the lines.
+  constexpr std::uint64_t kMaxStateBytes = std::uint64_t{128} << 20;
+  const std::uint64_t state = CacheSets::state_bytes(params.sets(), params.associativity);
+  if (state > kMaxStateBytes) {
+    capacity.fail(fmt::format("{} lines of {} in {} ways need {} of the simulator's memory, more "
+                              "than the {} it allows a cache",
+                              params.lines(), format_bytes(params.line_bytes), params.associativity,
+                              format_bytes(state), format_bytes(kMaxStateBytes)),
+                  "use longer lines, more ways or a smaller capacity");
+  }
+  return params;
+}
+
 }  // namespace
 
 HardwareParams parse_hardware(const ConfigNode& hardware) {
@@ -109,6 +155,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   }
   parse_hbm_organisation(hbm, params.hbm);
   hbm.reject_unknown_keys();
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
   hardware.reject_unknown_keys();
   return params;
 }

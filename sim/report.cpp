@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/compute_report.hpp"
+#include "sim/levels.hpp"
 #include "sim/memory_report.hpp"
 #include "sim/quantity.hpp"
 
@@ -66,6 +68,50 @@ Json stats_json(const Stats& stats) {
   return json;
 }
 
+// levels: [{name: "hbm", ...}, {name: "l2", ...}, {name: "sram", ...}] from HBM inwards, and the
+// level (or compute) that binds.
+void add_levels(Json& json, const Levels& l) {
+  Json levels = Json::array();
+  for (const LevelFigures& level : l.levels) {
+    Json figures{{"name", level.name},
+                 {"bytes", level.bytes},
+                 {"intensity_flop_per_byte", level.intensity_flop_per_byte},
+                 {"bandwidth_bytes_per_s", level.bandwidth_bytes_per_s},
+                 {"roof_flop_per_s", level.roof_flop_per_s},
+                 {"time_s", level.time_s}};
+    if (level.busy_fraction >= 0) figures["busy_fraction"] = level.busy_fraction;
+    levels.push_back(std::move(figures));
+  }
+  json["levels"] = std::move(levels);
+  json["binding_level"] = l.binding;
+}
+
+// The L2's parameters, when the hardware has one.
+void add_hardware_l2(Json& hardware, const RunConfig& config) {
+  if (!config.hardware.l2) return;
+  const L2CacheParams& l2 = *config.hardware.l2;
+  hardware["l2"] = {{"capacity_bytes", l2.capacity_bytes},
+                    {"line_bytes", l2.line_bytes},
+                    {"associativity", l2.associativity},
+                    {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
+                    {"hit_latency_s", l2.hit_latency.seconds()},
+                    {"write_policy", name_of(l2.write_policy)},
+                    {"set_index", name_of(l2.set_index)}};
+}
+
+// What the L2 did, in short: lines served without a new HBM fetch, bytes asked, bytes to HBM.
+void add_simulated_l2(Json& simulated, const SimulationResult& r) {
+  if (!r.l2) return;
+  const L2CacheStats& l2 = *r.l2;
+  const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+  simulated["l2"] = {
+      {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
+                                   static_cast<double>(looked_up)
+                             : 0.0},
+      {"requested_bytes", l2.read_bytes + l2.write_bytes},
+      {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+}
+
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
@@ -81,6 +127,7 @@ Json workload_json(const WorkloadSpec& spec) {
     w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+    w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
   } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
     w.update(memory_trace_workload_json(*t));
   } else {
@@ -191,6 +238,75 @@ std::string milliseconds(double seconds) { return fmt::format("{:.6f} ms", secon
 
 std::string percent(double fraction) { return fmt::format("{:.1f} %", 100.0 * fraction); }
 
+namespace {
+
+// The hierarchical roofline, level by level, analytical and (after a run) simulated.
+void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
+  const Levels analytical = analytical_levels(config);
+  std::optional<Levels> simulated;
+  if (r) simulated = simulated_levels(config, *r);
+  auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
+  out +=
+      "\n  memory levels (hierarchical roofline: I = F / Q at each level, roof = bandwidth x I)\n";
+  const char* row = "    {:<8}{:>18}{:>13}{:>14}{:>16}";
+  const char* sim_row = "  |{:>18}{:>13}{:>16}{:>8}";
+  out += fmt::format(row, "level", "Q (bytes)", "I (FLOP/B)", "BW (TB/s)", "roof (TFLOP/s)");
+  if (simulated)
+    out += fmt::format(sim_row, "Q simulated", "I simulated", "roof simulated", "busy");
+  out += '\n';
+  for (const LevelFigures& a : analytical.levels) {
+    out += fmt::format(
+        row, a.name, with_commas(a.bytes), fmt::format("{:.6f}", a.intensity_flop_per_byte),
+        fmt::format("{:.3f}", a.bandwidth_bytes_per_s / 1e12), roof(a.roof_flop_per_s));
+    if (simulated) {
+      for (const LevelFigures& s : simulated->levels) {
+        if (s.name != a.name) continue;
+        out += fmt::format(sim_row, with_commas(s.bytes),
+                           fmt::format("{:.6f}", s.intensity_flop_per_byte),
+                           roof(s.roof_flop_per_s), percent(s.busy_fraction));
+      }
+    }
+    out += '\n';
+  }
+  out += fmt::format(row, "compute", "", "", "", roof(analytical.peak_flop_per_s) + " (P)");
+  if (simulated) {
+    out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
+  }
+  out += '\n';
+  out +=
+      fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
+                  simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
+  const HardwareParams& hw = config.hardware;
+  if (hw.l2) {
+    out +=
+        "    analytical Q at HBM and L2 is the note's: no reuse across output tiles; the L2 "
+        "reuses tiles in the run\n";
+  }
+  if (r && r->l2) {
+    const L2CacheStats& l2 = *r->l2;
+    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+    const auto share = [&](std::uint64_t lines) {
+      return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
+    };
+    out += fmt::format(
+        "  L2 ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+        "flight, {} missed\n",
+        format_bytes(hw.l2->capacity_bytes), hw.l2->line_bytes, hw.l2->associativity,
+        name_of(hw.l2->write_policy), with_commas(looked_up), share(l2.hit_lines),
+        share(l2.pending_hit_lines), share(l2.miss_lines));
+    out += fmt::format(
+        "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
+        "{} of the note's Q\n",
+        with_commas(l2.hbm_read_bytes() + l2.hbm_write_bytes()), with_commas(l2.fill_bytes),
+        with_commas(l2.writeback_bytes), with_commas(l2.write_through_bytes),
+        with_commas(l2.flush_bytes),
+        percent(static_cast<double>(l2.hbm_read_bytes() + l2.hbm_write_bytes()) /
+                static_cast<double>(config.analysis.hbm_bytes())));
+  }
+}
+
+}  // namespace
+
 std::string with_commas(std::uint64_t value) {
   std::string digits = std::to_string(value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
@@ -207,7 +323,9 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
   add_hardware_compute(report["hardware"], config);
+  add_hardware_l2(report["hardware"], config);
   add_analytical_compute(report["analytical"], config);
+  add_levels(report["analytical"], analytical_levels(config));
   if (simulated) {
     report["simulated"] = simulated_json(config, *simulated);
     if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
@@ -215,12 +333,15 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
     } else {
       add_simulated_compute(report["simulated"], config, *simulated);
     }
+    add_simulated_l2(report["simulated"], *simulated);
+    add_levels(report["simulated"], simulated_levels(config, *simulated));
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
                             {"cores", stats_json(d.cores)},
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
+    if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
     if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
     if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
   }
@@ -282,6 +403,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
+  add_levels_text(out, config, simulated);
+
   if (d) {
     const CoreStats& c = d->cores;
     const double core_time = d->time_s * hw.cores;
@@ -318,6 +441,17 @@ void for_each_leaf(const Json& json,
     if (node.is_object()) {
       for (const auto& [key, value] : node.items())
         self(self, value, path.empty() ? key : path + "." + key);
+    } else if (node.is_array() && !node.empty() &&
+               std::all_of(node.begin(), node.end(), [](const Json& item) {
+                 return item.is_object() && item.contains("name") && item["name"].is_string();
+               })) {
+      // A list of named entries (memory levels): one column per entry and key, by name.
+      for (const auto& item : node) {
+        const std::string prefix = path + "." + item["name"].get<std::string>();
+        for (const auto& [key, value] : item.items()) {
+          if (key != "name") self(self, value, prefix + "." + key);
+        }
+      }
     } else {
       visit(path, node);
     }

@@ -4,19 +4,24 @@
 #include <type_traits>
 #include <variant>
 
+#include "sim/levels.hpp"
+
 namespace ridgeline {
 
 namespace {
 
-// Names cells by position in a fixed sequence; the name is looked up the first time only.
+// Names cells by position in a sequence that is mostly the same from one point to the next; a
+// name is looked up only where it differs from last time's (literal names compare by address).
 class Cells {
  public:
-  Cells(ColumnTable& columns, std::vector<ColumnId>& ids, Row& row)
+  Cells(ColumnTable& columns, std::vector<ShapeCache::Named>& ids, Row& row)
       : columns_(columns), ids_(ids), row_(row) {}
 
   Cell& operator()(const char* name) {
-    if (position_ == ids_.size()) ids_.push_back(columns_.intern(name));
-    return row_.add(ids_[position_++]);
+    if (position_ == ids_.size()) ids_.push_back({nullptr, 0});
+    ShapeCache::Named& named = ids_[position_++];
+    if (named.name != name) named = {name, columns_.intern(name)};
+    return row_.add(named.id);
   }
   void integer(const char* name, std::uint64_t value) { (*this)(name).set_integer(value); }
   void real(const char* name, double value) { (*this)(name).set_real(value); }
@@ -24,9 +29,30 @@ class Cells {
 
  private:
   ColumnTable& columns_;
-  std::vector<ColumnId>& ids_;
+  std::vector<ShapeCache::Named>& ids_;
   Row& row_;
   std::size_t position_ = 0;
+};
+
+// The names of a level's leaves (analytical.levels.<name>.<key>), as literals.
+struct LevelNames {
+  const char* level;
+  const char* bytes;
+  const char* intensity;
+  const char* bandwidth;
+  const char* roof;
+  const char* time;
+};
+constexpr LevelNames kLevelNames[] = {
+    {"hbm", "analytical.levels.hbm.bytes", "analytical.levels.hbm.intensity_flop_per_byte",
+     "analytical.levels.hbm.bandwidth_bytes_per_s", "analytical.levels.hbm.roof_flop_per_s",
+     "analytical.levels.hbm.time_s"},
+    {"l2", "analytical.levels.l2.bytes", "analytical.levels.l2.intensity_flop_per_byte",
+     "analytical.levels.l2.bandwidth_bytes_per_s", "analytical.levels.l2.roof_flop_per_s",
+     "analytical.levels.l2.time_s"},
+    {"sram", "analytical.levels.sram.bytes", "analytical.levels.sram.intensity_flop_per_byte",
+     "analytical.levels.sram.bandwidth_bytes_per_s", "analytical.levels.sram.roof_flop_per_s",
+     "analytical.levels.sram.time_s"},
 };
 
 }  // namespace
@@ -57,7 +83,7 @@ void ShapeCache::refresh(const WorkloadSpec& spec) {
 // then what add_hardware_compute and add_analytical_compute (compute_report.cpp) append.
 void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCache& cache,
                           Row& row) {
-  Cells c(columns, cache.ids(config.workload.index()), row);
+  Cells c(columns, cache.ids(), row);
   const HardwareParams& hw = config.hardware;
   const Analysis& a = config.analysis;
   const Roofline& r = a.roofline;
@@ -83,6 +109,15 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.integer("hardware.max_threads_per_block", limits.max_threads_per_block);
   c.integer("hardware.max_registers_per_thread", limits.max_registers_per_thread);
   c.integer("hardware.barrier_latency_cycles", limits.barrier.count);
+  if (const auto& l2 = hw.l2) {
+    c.integer("hardware.l2.capacity_bytes", l2->capacity_bytes);
+    c.integer("hardware.l2.line_bytes", l2->line_bytes);
+    c.integer("hardware.l2.associativity", l2->associativity);
+    c.integer("hardware.l2.bandwidth_bytes_per_s", l2->bandwidth.bytes_per_second);
+    c.real("hardware.l2.hit_latency_s", l2->hit_latency.seconds());
+    c.text("hardware.l2.write_policy", name_of(l2->write_policy));
+    c.text("hardware.l2.set_index", name_of(l2->set_index));
+  }
 
   c.text("workload.description", cache.description(config.workload));
   c.text("workload.label", cache.label(config.workload));
@@ -100,6 +135,8 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.integer("workload.stages", g->stages);
     c.integer("workload.register_tile.m", g->register_tile.m);
     c.integer("workload.register_tile.n", g->register_tile.n);
+    c.text("workload.block_order.kind", name_of(g->block_order.kind));
+    c.integer("workload.block_order.group", g->block_order.group);
   } else if (const auto* t = std::get_if<MemoryTraceSpec>(&config.workload)) {
     c.text("workload.kind", "memory_trace");
     c.text("workload.path", t->path);
@@ -160,6 +197,30 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.integer("analytical.local_memory.read_bytes", a.local_read_bytes);
   c.integer("analytical.local_memory.write_bytes", a.local_write_bytes);
   c.integer("analytical.local_memory.bytes", a.local_traffic_bytes());
+  const Levels levels = analytical_levels(config);
+  for (const LevelFigures& level : levels.levels) {
+    const LevelNames* names = nullptr;
+    for (const LevelNames& known : kLevelNames)
+      if (level.name == known.level) names = &known;
+    if (names == nullptr) {
+      // A level this list does not know: named at run time (slower, as correct).
+      const std::string prefix = "analytical.levels." + level.name + ".";
+      row.add(columns.intern(prefix + "bytes")).set_integer(level.bytes);
+      row.add(columns.intern(prefix + "intensity_flop_per_byte"))
+          .set_real(level.intensity_flop_per_byte);
+      row.add(columns.intern(prefix + "bandwidth_bytes_per_s"))
+          .set_real(level.bandwidth_bytes_per_s);
+      row.add(columns.intern(prefix + "roof_flop_per_s")).set_real(level.roof_flop_per_s);
+      row.add(columns.intern(prefix + "time_s")).set_real(level.time_s);
+      continue;
+    }
+    c.integer(names->bytes, level.bytes);
+    c.real(names->intensity, level.intensity_flop_per_byte);
+    c.real(names->bandwidth, level.bandwidth_bytes_per_s);
+    c.real(names->roof, level.roof_flop_per_s);
+    c.real(names->time, level.time_s);
+  }
+  c.text("analytical.binding_level", levels.binding);
 }
 
 void add_report_json_cells(const Json& report, ColumnTable& columns, Row& row) {

@@ -19,14 +19,15 @@
 
 namespace ridgeline {
 
-/// The column ids of each fixed sequence of names, looked up once: cells are then named by
-/// position. One sequence per workload kind.
+/// What the typed row writer remembers from one point to the next: the column id of each
+/// position's name (looked up again only where the name differs), and the workload's texts.
 class ShapeCache {
  public:
-  std::vector<ColumnId>& ids(std::size_t shape) {
-    if (shape >= ids_.size()) ids_.resize(shape + 1);
-    return ids_[shape];
-  }
+  struct Named {
+    const char* name;  // a literal: compared by address
+    ColumnId id;
+  };
+  std::vector<Named>& ids() { return ids_; }
   /// describe(spec) and short_label(spec), composed again only when the spec's bytes differ
   /// from the last one's (formatting them costs more than the rest of a row; equal bytes are
   /// equal values, so they are never stale).
@@ -42,7 +43,7 @@ class ShapeCache {
  private:
   void refresh(const WorkloadSpec& spec);
 
-  std::vector<std::vector<ColumnId>> ids_;
+  std::vector<Named> ids_;
   std::optional<WorkloadSpec> described_;
   std::string description_;
   std::string label_;

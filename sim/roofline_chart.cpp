@@ -30,6 +30,11 @@ struct LogAxis {
 double decade_below(double value) { return std::pow(10.0, std::floor(std::log10(value))); }
 double decade_above(double value) { return std::pow(10.0, std::ceil(std::log10(value))); }
 
+// Intensities read as plain numbers (0.01, 0.25, 20) until they are large enough for a prefix.
+std::string intensity_text(double value) {
+  return value >= 1e4 ? si(value) : fmt::format("{:.3g}", value);
+}
+
 }  // namespace
 
 std::string si(double value, int significant) {
@@ -55,23 +60,42 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
   chart.peak_label = fmt::format("P = {}FLOP/s ({})", si(chart.peak_flop_per_s), dtype);
   chart.title =
       fmt::format("Roofline of {} ({})", first["hardware"]["name"].get<std::string>(), dtype);
-  if (analytical.contains("levels")) {
-    for (const Json& level : analytical["levels"]) {
-      chart.levels.push_back(
-          {level["name"].get<std::string>(), level["bandwidth_bytes_per_s"].get<double>()});
+  // Every level any report has (a kernel without SRAM traffic has no SRAM level), in the order
+  // first met; the machine is the same for all reports, so a level's bandwidth is too.
+  for (const Json& r : reports) {
+    if (!r["analytical"].contains("levels")) continue;
+    for (const Json& level : r["analytical"]["levels"]) {
+      const std::string level_name = level["name"].get<std::string>();
+      const bool known = std::any_of(chart.levels.begin(), chart.levels.end(),
+                                     [&](const auto& l) { return l.name == level_name; });
+      if (!known) chart.levels.push_back({level_name, level["bandwidth_bytes_per_s"].get<double>()});
     }
-  } else {
-    chart.levels.push_back({"HBM", analytical["hbm_bytes_per_s"].get<double>()});
   }
+  if (chart.levels.empty()) chart.levels.push_back({"hbm", analytical["hbm_bytes_per_s"].get<double>()});
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Json& r = reports[i];
     const std::string name =
         i < series.size() ? series[i] : r["workload"]["label"].get<std::string>();
+    const double analytical_flop_per_s = r["analytical"]["roof_flop_per_s"].get<double>();
     chart.points.push_back({name, r["analytical"]["intensity_flop_per_byte"].get<double>(),
-                            r["analytical"]["roof_flop_per_s"].get<double>(), false});
+                            analytical_flop_per_s, false, ""});
     if (r.contains("simulated")) {
       chart.points.push_back({name, r["simulated"]["intensity_flop_per_byte"].get<double>(),
-                              r["simulated"]["achieved_flop_per_s"].get<double>(), true});
+                              r["simulated"]["achieved_flop_per_s"].get<double>(), true, ""});
+    }
+    // The hierarchical roofline: the same kernel at each inner level's intensity.
+    const auto add_levels = [&](const Json& side, double flop_per_s, bool simulated) {
+      if (!side.contains("levels")) return;
+      for (const Json& level : side["levels"]) {
+        const std::string level_name = level["name"].get<std::string>();
+        if (level_name == "hbm") continue;
+        chart.points.push_back({name, level["intensity_flop_per_byte"].get<double>(), flop_per_s,
+                                simulated, level_name});
+      }
+    };
+    add_levels(r["analytical"], analytical_flop_per_s, false);
+    if (r.contains("simulated")) {
+      add_levels(r["simulated"], r["simulated"]["achieved_flop_per_s"].get<double>(), true);
     }
   }
   return chart;
@@ -121,7 +145,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
     svg.element(
         "text",
         {{"x", svg_number(x.at(v))}, {"y", svg_number(y.from_px + 18)}, {"text-anchor", "middle"}},
-        si(v));
+        intensity_text(v));
   }
   for (double v = y.low; v <= y.high * 1.0001; v *= 10) {
     svg.element(
@@ -190,7 +214,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
                  {"y", svg_number(y.from_px - 6 - 14.0 * static_cast<double>(i))},
                  {"fill", "#444"},
                  {"stroke", "none"}},
-                fmt::format("ridge {}: {} FLOP/B", level.name, si(ridge)));
+                fmt::format("ridge {}: {} FLOP/B", level.name, intensity_text(ridge)));
     // The slope's label, along the line.
     const double angle = std::atan2(roof_y - y0, x1 - x0) * 180 / M_PI;
     const double lx = x0 + (x1 - x0) * 0.35, ly = y0 + (roof_y - y0) * 0.35 - 6;
@@ -229,6 +253,29 @@ std::string render_roofline_svg(const RooflineChart& chart) {
   for (const auto& p : chart.points) {
     if (p.intensity_flop_per_byte <= 0 || p.flop_per_s <= 0) continue;
     const char* colour = kPalette[colour_of[p.series] % std::size(kPalette)];
+    if (!p.level.empty()) {
+      // At an inner level's intensity: a square, hollow or filled like the kernel's points.
+      const double side = p.simulated ? 8 : 10;
+      svg.open("rect",
+               {{"class", p.simulated ? "level-simulated" : "level-analytical"},
+                {"data-series", p.series},
+                {"data-level", p.level},
+                {"data-intensity-flop-per-byte", fmt::format("{}", p.intensity_flop_per_byte)},
+                {"data-flop-per-s", fmt::format("{}", p.flop_per_s)},
+                {"x", svg_number(x.at(p.intensity_flop_per_byte) - side / 2)},
+                {"y", svg_number(y.at(p.flop_per_s) - side / 2)},
+                {"width", svg_number(side)},
+                {"height", svg_number(side)},
+                {"fill", p.simulated ? colour : "none"},
+                {"stroke", colour},
+                {"stroke-width", "2"}});
+      svg.element("title", {},
+                  fmt::format("{} ({}), I at {} = {} FLOP/B, {}FLOP/s", p.series,
+                              p.simulated ? "simulated" : "analytical", p.level,
+                              si(p.intensity_flop_per_byte, 6), si(p.flop_per_s, 6)));
+      svg.close("rect");
+      continue;
+    }
     svg.open("circle",
              {{"class", p.simulated ? "simulated" : "analytical"},
               {"data-series", p.series},
@@ -263,6 +310,18 @@ std::string render_roofline_svg(const RooflineChart& chart) {
   svg.element("circle",
               {{"cx", svg_number(lx)}, {"cy", svg_number(ly)}, {"r", "5"}, {"fill", "#444"}});
   svg.element("text", {{"x", svg_number(lx + 12)}, {"y", svg_number(ly + 4)}}, "simulated");
+  if (std::any_of(chart.points.begin(), chart.points.end(),
+                  [](const RooflineChart::Point& p) { return !p.level.empty(); })) {
+    ly += 18;
+    svg.element("rect", {{"x", svg_number(lx - 5)},
+                         {"y", svg_number(ly - 5)},
+                         {"width", "10"},
+                         {"height", "10"},
+                         {"fill", "none"},
+                         {"stroke", "#444"},
+                         {"stroke-width", "2"}});
+    svg.element("text", {{"x", svg_number(lx + 12)}, {"y", svg_number(ly + 4)}}, "at L2 / SRAM I");
+  }
   ly += 26;
   for (const auto& name : order) {
     const char* colour = kPalette[colour_of[name] % std::size(kPalette)];

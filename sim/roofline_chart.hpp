@@ -20,6 +20,7 @@ struct RooflineChart {
     double intensity_flop_per_byte = 0;
     double flop_per_s = 0;
     bool simulated = false;  ///< measured (filled) or analytical (hollow)
+    std::string level;       ///< empty: I at HBM; else I at that level (hierarchical roofline)
   };
   std::string title;
   double peak_flop_per_s = 0;
@@ -29,8 +30,9 @@ struct RooflineChart {
 };
 
 /// One series per report (`run`/`analyze` JSON): the analytical point, and the simulated one
-/// where the report has it. Series are named `series[i]`, else the workload's label. Ceilings
-/// come from the first report.
+/// where the report has it, at I at HBM; with the report's memory levels, the same performance
+/// again at I at each inner level (L2, SRAM), to read against that level's slope. Series are
+/// named `series[i]`, else the workload's label. Ceilings come from the first report.
 RooflineChart roofline_of(const std::vector<Json>& reports, const std::vector<std::string>& series);
 
 std::string render_roofline_svg(const RooflineChart& chart);

@@ -9,6 +9,7 @@
 #include "models/compute_unit.hpp"
 #include "models/core.hpp"
 #include "models/hbm.hpp"
+#include "models/l2_cache.hpp"
 #include "models/register_file.hpp"
 #include "models/scheduler.hpp"
 #include "models/sram.hpp"
@@ -28,6 +29,7 @@ struct CoreResult {
 struct SimulationResult {
   Time time;  ///< when the last block retired
   HbmStats hbm;
+  std::optional<L2CacheStats> l2;  ///< when the hardware has an L2; dirty lines flushed at the end
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
   Time block_critical_path;        ///< one block's program with no contention

@@ -27,6 +27,24 @@ std::uint64_t dimension(const ConfigNode& node) {
   return value;
 }
 
+// block_order: {kind: row_major | column_major | grouped, group: G}. That a group spans at most
+// the grid's block rows is check_rules(GemmSpec).
+BlockOrderParams parse_block_order(const ConfigNode& order) {
+  BlockOrderParams params;
+  const std::string kind = order.required("kind").choice({"row_major", "column_major", "grouped"});
+  params.kind = kind == "grouped"        ? BlockOrderKind::grouped
+                : kind == "column_major" ? BlockOrderKind::column_major
+                                         : BlockOrderKind::row_major;
+  if (params.kind == BlockOrderKind::grouped) {
+    const ConfigNode group = order.required("group");
+    params.group = group.positive_count();
+  } else if (auto group = order.optional("group")) {
+    group->fail("applies only to kind: grouped", "remove it, or use kind: grouped");
+  }
+  order.reject_unknown_keys();
+  return params;
+}
+
 // Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
 void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
   if (auto overhead = w.optional("register_overhead")) {
@@ -86,6 +104,7 @@ GemmSpec parse_gemm(const ConfigNode& w) {
     registers->reject_unknown_keys();
   }
   parse_thread_registers(w, spec);
+  if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
   // The rules between these values are check_rules(GemmSpec), applied by parse_workload.
   return spec;
 }

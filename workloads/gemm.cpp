@@ -33,6 +33,11 @@ std::string describe(const GemmSpec& s) {
   if (s.register_tile.m != 1 || s.register_tile.n != 1) {
     text += fmt::format(", {}x{} per thread", s.register_tile.m, s.register_tile.n);
   }
+  if (s.block_order.kind == BlockOrderKind::grouped) {
+    text += fmt::format(", blocks grouped by {}", s.block_order.group);
+  } else if (s.block_order.kind == BlockOrderKind::column_major) {
+    text += ", blocks column-major";
+  }
   return text;
 }
 
@@ -86,6 +91,13 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   if (s.tile.n % s.register_tile.n != 0) {
     return Violation{"workload.register_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
                      ""};
+  }
+  const std::uint64_t grid_rows = s.m / s.tile.m;
+  if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > grid_rows) {
+    return Violation{
+        "workload.block_order.group",
+        fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
+        fmt::format("use a group of at most {}", grid_rows)};
   }
   return std::nullopt;
 }
@@ -221,6 +233,7 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   kernel.grid_cols = grid_cols;
   kernel.threads_per_block = f.threads;
   kernel.warps_per_block = f.warps;
+  kernel.block_order = s.block_order;
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;
   return kernel;

@@ -66,11 +66,13 @@ struct GemmSpec {
   std::uint32_t register_overhead = 0;                ///< registers per thread beyond the data
   std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
   SpillPolicy spill = SpillPolicy::refuse;
+  BlockOrderParams block_order;  ///< the order output tiles are handed to cores
 };
 
 std::string describe(const GemmSpec& spec);
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
-/// matrix, stages <= K-steps, the register tile divides the tile. The first one broken, if any.
+/// matrix, stages <= K-steps, the register tile divides the tile, a block-order group spans at
+/// most the grid's block rows. The first one broken, if any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});

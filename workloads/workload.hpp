@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "workloads/gemm.hpp"
@@ -16,24 +17,36 @@ namespace ridgeline {
 
 using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
 
-inline std::string describe(const WorkloadSpec& spec) {
+// The variant's functions are templates that accept exactly WorkloadSpec: a workload kind that
+// lacks its own describe / analyze / build_kernel then fails to compile, instead of converting
+// back to a WorkloadSpec and calling these again forever.
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+std::string describe(const Spec& spec) {
   return std::visit([](const auto& s) { return describe(s); }, spec);
 }
-inline Analysis analyze(const WorkloadSpec& spec, const Roof& roof,
-                        const KernelTarget& target = {}) {
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+Analysis analyze(const Spec& spec, const Roof& roof, const KernelTarget& target = {}) {
   return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
 }
-inline Kernel build_kernel(const WorkloadSpec& spec, const KernelTarget& target = {}) {
+template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
+Kernel build_kernel(const Spec& spec, const KernelTarget& target = {}) {
   return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
 }
-/// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names.
+/// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names
+/// (", grouped 8" or ", column-major" added when the blocks are not handed out row-major).
 inline std::string short_label(const WorkloadSpec& spec) {
   if (const auto* g = std::get_if<GemmSpec>(&spec)) {
     if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
     const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
                                  ? fmt::format("t = {}", g->tile.m)
                                  : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
-    return fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
+    std::string label = fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
+    if (g->block_order.kind == BlockOrderKind::grouped) {
+      label += fmt::format(", grouped {}", g->block_order.group);
+    } else if (g->block_order.kind == BlockOrderKind::column_major) {
+      label += ", column-major";
+    }
+    return label;
   }
   if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {  // "trace random-64B"
     std::string name = t->path.substr(t->path.rfind('/') + 1);

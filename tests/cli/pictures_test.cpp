@@ -78,9 +78,22 @@ TEST_F(Pictures, RooflineSvgIsValidXmlWithTheRunsNumbers) {
   ASSERT_EQ(analytical.size(), 1u);
   EXPECT_DOUBLE_EQ(std::stod(analytical[0]),
                    report_["analytical"]["intensity_flop_per_byte"].get<double>());
-  const auto ridge = select(doc, "//svg:circle[@class='ridge']", "data-ridge-flop-per-byte");
+  // One slope and ridge per memory level the report lists (HBM and SRAM here); HBM's at 20.
+  EXPECT_EQ(select(doc, "//svg:circle[@class='ridge']", "data-level").size(),
+            report_["analytical"]["levels"].size());
+  const auto ridge =
+      select(doc, "//svg:circle[@class='ridge'][@data-level='hbm']", "data-ridge-flop-per-byte");
   ASSERT_EQ(ridge.size(), 1u);
   EXPECT_DOUBLE_EQ(std::stod(ridge[0]), 20.0);
+  // The kernel again at the SRAM level's intensity, analytical and simulated.
+  for (const char* side : {"analytical", "simulated"}) {
+    const auto at_sram =
+        select(doc, std::string("//svg:rect[@class='level-") + side + "'][@data-level='sram']",
+               "data-intensity-flop-per-byte");
+    ASSERT_EQ(at_sram.size(), 1u) << side;
+    EXPECT_DOUBLE_EQ(std::stod(at_sram[0]),
+                     report_[side]["levels"][1]["intensity_flop_per_byte"].get<double>());
+  }
   EXPECT_EQ(select(doc, "//svg:line[@class='roof']", "data-flop-per-s"),
             std::vector<std::string>{"20000000000000"});
   const auto axis_titles = select(doc, "//svg:text");

@@ -1,6 +1,7 @@
 // Bad input is the user's fault and gets one clear message: file:line:column, key, value, rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -146,6 +147,73 @@ TEST_F(ConfigTest, DataTypeTheMachineLacks) {
   expect_error(seed_hardware(), gemm(),
                {"workload.dtype", "not an accepted value", "did you mean 'fp32'"},
                {"workload.dtype=fp23"});
+}
+
+TEST_F(ConfigTest, L2IsOptionalAndReadWhenGiven) {
+  EXPECT_FALSE(load_config(seed_hardware(), gemm(), {}).hardware.l2.has_value());
+  const RunConfig config = load_config(config_path("hardware/seed-l2.yaml"), gemm(), {});
+  ASSERT_TRUE(config.hardware.l2.has_value());
+  const L2CacheParams& l2 = *config.hardware.l2;
+  EXPECT_EQ(l2.capacity_bytes, 40u << 20);
+  EXPECT_EQ(l2.line_bytes, 128u);
+  EXPECT_EQ(l2.associativity, 16u);
+  EXPECT_EQ(l2.sets(), 20480u);
+  EXPECT_EQ(l2.bandwidth.bytes_per_second, 4'000'000'000'000u);
+  EXPECT_EQ(l2.hit_latency.ps(), 150'000u);
+  EXPECT_EQ(l2.write_policy, L2WritePolicy::write_back);
+  const RunConfig through = load_config(config_path("hardware/seed-l2.yaml"), gemm(),
+                                        {"hardware.l2.write_policy=write_through",
+                                         "workload.block_order={kind: "
+                                         "grouped, group: 8}"});
+  EXPECT_EQ(through.hardware.l2->write_policy, L2WritePolicy::write_through);
+  EXPECT_EQ(std::get<GemmSpec>(through.workload).block_order.kind, BlockOrderKind::grouped);
+  EXPECT_EQ(std::get<GemmSpec>(through.workload).block_order.group, 8u);
+  EXPECT_EQ(std::get<GemmSpec>(config.workload).block_order.kind, BlockOrderKind::row_major);
+}
+
+TEST_F(ConfigTest, L2Rules) {
+  // Positions come from the file: 40MB is not a whole number of 2 KiB sets.
+  std::ifstream seed_l2(config_path("hardware/seed-l2.yaml"));
+  std::string text((std::istreambuf_iterator<char>(seed_l2)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("capacity: 40MiB");
+  ASSERT_NE(at, std::string::npos);
+  const auto line =
+      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  text.replace(at, 15, "capacity: 40MB");
+  expect_error(file(text), gemm(),
+               {":" + std::to_string(line) + ":15:", "hardware.l2.capacity", "value \"40MB\"",
+                "whole number of sets of line_size x associativity = 2 KiB", "use a multiple of"});
+  const std::string l2 = config_path("hardware/seed-l2.yaml");
+  expect_error(l2, gemm(), {"hardware.l2.line_size", "must be a power of two"},
+               {"hardware.l2.line_size=96B"});
+  expect_error(l2, gemm(), {"hardware.l2.associativity", "must be at most 256"},
+               {"hardware.l2.associativity=512"});
+  expect_error(l2, gemm(), {"hardware.l2.write_policy", "not an accepted value", "write_back"},
+               {"hardware.l2.write_policy=write_around"});
+  expect_error(l2, gemm(), {"hardware.l2", "missing required key 'hit_latency'"},
+               {"hardware.l2={capacity: 1MiB, line_size: 128B, associativity: 8, "
+                "bandwidth: 1TB/s}"});
+  expect_error(l2, gemm(), {"hardware.l2.size", "unknown key 'size'"}, {"hardware.l2.size=1MiB"});
+  expect_error(l2, gemm(),
+               {"hardware.l2.capacity", "8388608 lines of 128 B in 16 ways need 160 MiB",
+                "more than the 128 MiB it allows"},
+               {"hardware.l2.capacity=1GiB"});
+}
+
+TEST_F(ConfigTest, BlockOrderRules) {
+  expect_error(seed_hardware(), gemm(),
+               {"workload.block_order.group", "at most the grid's block rows (m / tile.m = 64)"},
+               {"workload.block_order={kind: grouped, group: 65}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.block_order.group", "applies only to kind: grouped"},
+               {"workload.block_order={kind: row_major, group: 4}"});
+  expect_error(seed_hardware(), gemm(), {"workload.block_order", "missing required key 'group'"},
+               {"workload.block_order={kind: grouped}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.block_order.kind", "not an accepted value", "column_major"},
+               {"workload.block_order={kind: spiral}"});
+  expect_error(seed_hardware(), gemm(), {"workload.block_order.group", "at least 1"},
+               {"workload.block_order={kind: grouped, group: 0}"});
 }
 
 TEST_F(ConfigTest, ThreadWarpAndRegisterLimits) {

@@ -301,14 +301,24 @@ TEST_F(SweepTest, KeysTheFastPathLacksReadTheWholeDocument) {
 }
 
 TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
-  // The typed row writer must name and value every leaf report_json gives, for each kind.
-  for (const char* workload :
-       {"workloads/seed/gemm-4096-t64-double.yaml", "workloads/vector-add.yaml"}) {
-    SCOPED_TRACE(workload);
-    const RunConfig config = test::seed_config(workload);
-    ColumnTable columns;
-    ShapeCache shapes;
-    Row typed, from_json;
+  // The typed row writer must name and value every leaf report_json gives, for each kind of
+  // workload and machine, one after another through the same cache (so that sequences that
+  // change from one point to the next are followed).
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
+      {"hardware/seed.yaml", "workloads/vector-add.yaml"},
+      {"hardware/seed-l2.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
+      {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"},
+      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t128-double.yaml"},
+      {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"}};
+  ColumnTable columns;
+  ShapeCache shapes;
+  Row typed, from_json;
+  for (const auto& [hardware, workload] : cases) {
+    SCOPED_TRACE(std::string(hardware) + " " + workload);
+    const RunConfig config = load_config(config_path(hardware), config_path(workload), {});
+    typed.clear();
+    from_json.clear();
     add_analytical_cells(config, columns, shapes, typed);
     add_report_json_cells(report_json(config, nullptr), columns, from_json);
     ASSERT_EQ(typed.size(), from_json.size());

@@ -1,0 +1,449 @@
+#include "models/l2_cache.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "models/sc_time.hpp"
+
+namespace ridgeline {
+
+namespace {
+constexpr std::uint64_t kFilling = std::numeric_limits<std::uint64_t>::max();  // fill not issued
+constexpr std::uint64_t kRowsPrefetched = 8;  // look-ups run this many rows behind prefetches
+constexpr std::uint32_t kPrintsPerStep = 16;  // fingerprints compared at once
+constexpr std::uint64_t kHostLineBytes = 64;  // the host's cache line, for the sets' layout
+
+// One byte of a line's number, well mixed: a way whose fingerprint differs cannot hold the line,
+// so a look-up compares one tag in most sets instead of every way's.
+std::uint8_t fingerprint(std::uint64_t line) {
+  return static_cast<std::uint8_t>((line * 0x9E3779B97F4A7C15ULL) >> 56);
+}
+
+std::uint64_t round_up(std::uint64_t value, std::uint64_t step) {
+  return (value + step - 1) / step * step;
+}
+
+// A set's header: fingerprints, LRU order and flags, each padded to whole 16-way steps, in whole
+// host cache lines.
+std::uint64_t header_words(std::uint32_t ways) {
+  return round_up(3 * round_up(ways, kPrintsPerStep), kHostLineBytes) / sizeof(std::uint64_t);
+}
+}  // namespace
+
+std::string_view name_of(L2SetIndex index) {
+  return index == L2SetIndex::xor_folded ? "xor" : "modulo";
+}
+
+SetIndex::SetIndex(std::uint64_t sets, L2SetIndex kind)
+    : sets_(sets),
+      fold_(kind == L2SetIndex::xor_folded && sets > 1),
+      power_of_two_((sets & (sets - 1)) == 0) {
+  assert(sets > 0);
+  if (fold_) {
+    bits_ = 0;
+    while ((std::uint64_t{1} << bits_) < sets) ++bits_;
+    low_mask_ = (std::uint64_t{1} << bits_) - 1;
+  }
+  if (!power_of_two_) inverse_ = ~std::uint64_t{0} / sets + 1;
+}
+
+std::uint64_t CacheSets::state_bytes(std::uint64_t sets, std::uint32_t ways) {
+  return sets * (header_words(ways) + 2 * std::uint64_t{ways}) * sizeof(std::uint64_t);
+}
+
+CacheSets::CacheSets(std::uint64_t sets, std::uint32_t ways) : sets_(sets), ways_(ways) {
+  assert(sets > 0 && ways > 0 && ways <= kMaxWays);
+  const auto padded = static_cast<std::uint32_t>(round_up(ways, kPrintsPerStep));
+  order_at_ = padded;
+  flags_at_ = 2 * padded;
+  header_words_ = header_words(ways);
+  block_words_ = header_words_ + 2 * std::uint64_t{ways};
+  storage_.assign(sets * block_words_ + kHostLineBytes / sizeof(std::uint64_t), 0);
+  const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+  base_ = storage_.data() + (round_up(address, kHostLineBytes) - address) / sizeof(std::uint64_t);
+  for (std::uint64_t set = 0; set < sets; ++set) {
+    std::uint8_t* order = header(set) + order_at_;
+    for (std::uint32_t way = 0; way < ways; ++way) order[way] = static_cast<std::uint8_t>(way);
+  }
+}
+
+std::uint32_t CacheSets::find(std::uint64_t set, std::uint64_t line) const {
+  const std::uint8_t* prints = header(set);
+  const std::uint64_t* set_tags = tags(set);
+  const std::uint8_t print = fingerprint(line);
+  for (std::uint32_t first = 0; first < ways_; first += kPrintsPerStep) {
+    std::uint32_t matches = 0;  // bit i: way first + i has the fingerprint
+#ifdef __SSE2__
+    const __m128i group = _mm_loadu_si128(reinterpret_cast<const __m128i*>(prints + first));
+    matches = static_cast<std::uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(group, _mm_set1_epi8(static_cast<char>(print)))));
+#else
+    for (std::uint32_t i = 0; i < kPrintsPerStep; ++i) {
+      matches |= static_cast<std::uint32_t>(prints[first + i] == print) << i;
+    }
+#endif
+    if (ways_ - first < kPrintsPerStep) matches &= (1u << (ways_ - first)) - 1;  // padding
+    for (; matches != 0; matches &= matches - 1) {
+      const std::uint32_t way = first + static_cast<std::uint32_t>(__builtin_ctz(matches));
+      if ((flags(set, way) & kValid) && set_tags[way] == line) return way;
+    }
+  }
+  return kNoWay;
+}
+
+void CacheSets::touch(std::uint64_t set, std::uint32_t way) {
+  // Move to front: shift the more recent ways down by one until `way`'s place.
+  std::uint8_t* order = header(set) + order_at_;
+  auto carried = static_cast<std::uint8_t>(way);
+  for (std::uint32_t i = 0; carried != way || i == 0; ++i) {
+    assert(i < ways_);
+    std::swap(carried, order[i]);
+  }
+}
+
+void CacheSets::install(std::uint64_t set, std::uint32_t way, std::uint64_t line,
+                        std::uint8_t new_flags) {
+  header(set)[way] = fingerprint(line);
+  flags(set, way) = new_flags;
+  tags(set)[way] = line;
+  touch(set, way);
+}
+
+void CacheSets::prefetch(std::uint64_t set) const {
+  const std::uint64_t* words = base_ + set * block_words_;
+  for (std::uint64_t word = 0; word < block_words_;
+       word += kHostLineBytes / sizeof(std::uint64_t)) {
+    __builtin_prefetch(words + word);
+  }
+}
+
+std::string_view name_of(L2WritePolicy policy) {
+  return policy == L2WritePolicy::write_back ? "write_back" : "write_through";
+}
+
+void L2CacheStats::visit(const StatVisitor& v) const {
+  v("read_requests", as_stat(read_requests), "requests", "loads the cores sent to the L2");
+  v("write_requests", as_stat(write_requests), "requests", "stores the cores sent to the L2");
+  v("read_bytes", as_stat(read_bytes), "bytes", "bytes the cores read through the L2");
+  v("write_bytes", as_stat(write_bytes), "bytes", "bytes the cores wrote through the L2");
+  v("hit_lines", as_stat(hit_lines), "lines", "line look-ups that found the data there");
+  v("pending_hit_lines", as_stat(pending_hit_lines), "lines",
+    "line look-ups that found the line's fill on its way and waited for it");
+  v("miss_lines", as_stat(miss_lines), "lines", "line look-ups that found no line");
+  v("hit_bytes", as_stat(hit_bytes), "bytes", "requested bytes in lines that hit");
+  v("pending_hit_bytes", as_stat(pending_hit_bytes), "bytes",
+    "requested bytes that waited for a fill already in flight");
+  v("miss_bytes", as_stat(miss_bytes), "bytes", "requested bytes in lines that missed");
+  v("fill_requests", as_stat(fill_requests), "requests", "HBM reads for missing lines");
+  v("fill_bytes", as_stat(fill_bytes), "bytes", "bytes read from HBM to fill lines");
+  v("evictions", as_stat(evictions), "lines", "valid lines replaced");
+  v("writeback_requests", as_stat(writeback_requests), "requests",
+    "HBM writes of evicted dirty lines");
+  v("writeback_bytes", as_stat(writeback_bytes), "bytes", "bytes of evicted dirty lines written");
+  v("write_through_requests", as_stat(write_through_requests), "requests",
+    "stores passed on to HBM (write-through)");
+  v("write_through_bytes", as_stat(write_through_bytes), "bytes",
+    "bytes of stores passed on to HBM (write-through)");
+  v("flush_requests", as_stat(flush_requests), "requests",
+    "HBM writes of the lines still dirty at the end of the run");
+  v("flush_bytes", as_stat(flush_bytes), "bytes", "bytes of lines still dirty at the end written");
+  v("hbm_bytes", as_stat(hbm_read_bytes() + hbm_write_bytes()), "bytes",
+    "bytes the L2 moved to and from HBM: fills, write-backs, write-through, flush");
+  v("port_busy_s", as_stat(port_busy), "s", "time the port to the cores was transferring");
+  v("port_queue_delay_s", as_stat(port_queue_delay), "s",
+    "sum over requests of the wait for a busy port");
+}
+
+L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below)
+    : params_(params),
+      below_(below),
+      port_rate_(params.bandwidth, 1),
+      line_shift_(0),
+      set_of_(params.sets(), params.set_index),
+      sets_(params.sets(), params.associativity) {
+  assert(params.line_bytes > 0 && (params.line_bytes & (params.line_bytes - 1)) == 0);
+  assert(params.sets() * params.associativity * params.line_bytes == params.capacity_bytes);
+  assert(params.bandwidth.bytes_per_second > 0);
+  while ((std::uint64_t{1} << line_shift_) < params.line_bytes) ++line_shift_;
+}
+
+template <class Visit>
+void L2CacheTiming::for_each_row(const Region& shape, Visit&& visit) {
+  // The model's state is megabytes and rows land far apart in it: the set of the row a few rows
+  // ahead is prefetched while this one is looked up.
+  const auto prefetch = [&](std::uint64_t row) {
+    sets_.prefetch(set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_));
+  };
+  for (std::uint64_t row = 0; row < std::min(kRowsPrefetched, shape.rows); ++row) prefetch(row);
+  for (std::uint64_t row = 0; row < shape.rows; ++row) {
+    if (row + kRowsPrefetched < shape.rows) prefetch(row + kRowsPrefetched);
+    visit(shape.base + row * shape.pitch_bytes);
+  }
+}
+
+bool L2CacheTiming::contains(std::uint64_t address) const {
+  const std::uint64_t line = address >> line_shift_;
+  return sets_.find(set_of_(line), line) != CacheSets::kNoWay;
+}
+
+bool L2CacheTiming::is_dirty(std::uint64_t address) const {
+  const std::uint64_t line = address >> line_shift_;
+  const std::uint64_t set = set_of_(line);
+  const std::uint32_t way = sets_.find(set, line);
+  return way != CacheSets::kNoWay && (sets_.flags(set, way) & CacheSets::kDirty) != 0;
+}
+
+Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
+  const std::uint64_t bytes = region.bytes();
+  if (is_write) {
+    ++stats_.write_requests;
+    stats_.write_bytes += bytes;
+  } else {
+    ++stats_.read_requests;
+    stats_.read_bytes += bytes;
+  }
+  // Every requested byte crosses the port to the cores, hit or miss.
+  const Time start = max(now, port_free_);
+  const Time transfer = port_rate_.time_for(bytes);
+  port_free_ = start + transfer;
+  stats_.port_busy += transfer;
+  stats_.port_queue_delay += start - now;
+  Time done = port_free_ + params_.hit_latency;
+  if (bytes == 0) return done;
+
+  // Rows that follow one another without a gap are one row: fewer, longer runs.
+  Region shape = region;
+  if (shape.rows > 1 && shape.pitch_bytes == shape.row_bytes) {
+    shape.row_bytes *= shape.rows;
+    shape.rows = 1;
+  }
+  now_ = now;
+  is_write_ = is_write;
+
+  if (is_write && params_.write_policy == L2WritePolicy::write_through) {
+    // Lines present take the new data (and stay clean); none is allocated; HBM gets the store.
+    for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
+      for_each_row(shape, [&](std::uint64_t address) {
+        for_each_line(address, shape.row_bytes,
+                      [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+                        update(line, set, covered);
+                      });
+      });
+    }
+    ++stats_.write_through_requests;
+    stats_.write_through_bytes += bytes;
+    return max(done, below_.access(now, region, true));
+  }
+
+  data_ready_ = Time{};
+  pending_run_.rows = 0;
+  pending_run_.pitch_bytes = shape.pitch_bytes;
+  for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
+    const L2CacheStats before = stats_;
+    for_each_row(shape, [&](std::uint64_t address) {
+      for_each_line(address, shape.row_bytes,
+                    [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+                      look_up(line, set, covered);
+                    });
+      if (row_run_lines_ > 0) close_row_run();  // a run ends with its row
+    });
+    issue_pending_run();  // before the next pass, which must see these lines as being filled
+    if (stats_.miss_lines == before.miss_lines && pass + 1 < shape.repeat) {
+      // A pass without a miss changed nothing but recency, and leaves the same order each time:
+      // the passes left would repeat it exactly.
+      const std::uint64_t more = shape.repeat - pass - 1;
+      stats_.hit_lines += more * (stats_.hit_lines - before.hit_lines);
+      stats_.hit_bytes += more * (stats_.hit_bytes - before.hit_bytes);
+      stats_.pending_hit_lines += more * (stats_.pending_hit_lines - before.pending_hit_lines);
+      stats_.pending_hit_bytes += more * (stats_.pending_hit_bytes - before.pending_hit_bytes);
+      break;
+    }
+  }
+  // Fills first (a core waits for them), then the write-backs they caused.
+  if (!evicted_dirty_.empty()) {
+    write_lines(evicted_dirty_, stats_.writeback_requests, stats_.writeback_bytes);
+  }
+  return max(done, data_ready_);
+}
+
+template <class Visit>
+void L2CacheTiming::for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit) {
+  const std::uint64_t end = address + bytes;
+  const std::uint64_t last = (end - 1) >> line_shift_;
+  for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
+    const std::uint64_t line_start = line << line_shift_;
+    visit(line, set_of_(line),
+          std::min(end, line_start + params_.line_bytes) - std::max(address, line_start));
+  }
+}
+
+void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+  const std::uint8_t written = is_write_ ? CacheSets::kDirty : 0;
+  std::uint32_t way = sets_.find(set, line);
+  if (way != CacheSets::kNoWay) {
+    sets_.touch(set, way);
+    std::uint8_t& flags = sets_.flags(set, way);
+    flags |= written;
+    const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
+    if (ready > now_.ps()) {
+      // On its way: wait for that fill (one of this request's own, or an earlier request's).
+      ++stats_.pending_hit_lines;
+      stats_.pending_hit_bytes += covered;
+      if (ready != kFilling) data_ready_ = max(data_ready_, Time::from_ps(ready));
+    } else {
+      flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived: no need to look
+      ++stats_.hit_lines;
+      stats_.hit_bytes += covered;
+    }
+    if (row_run_lines_ > 0) close_row_run();
+    return;
+  }
+  // A miss: replace the least recently used way (an empty one first).
+  ++stats_.miss_lines;
+  stats_.miss_bytes += covered;
+  way = sets_.victim(set);
+  const std::uint8_t old_flags = sets_.flags(set, way);
+  if (old_flags & CacheSets::kValid) {
+    ++stats_.evictions;
+    if (old_flags & CacheSets::kDirty) evicted_dirty_.push_back(sets_.tag(set, way));
+  }
+  // A store that covers the whole line needs nothing from below; anything else fetches it.
+  if (is_write_ && covered == params_.line_bytes) {
+    sets_.install(set, way, line, CacheSets::kValid | CacheSets::kDirty);
+    if (row_run_lines_ > 0) close_row_run();
+    return;
+  }
+  sets_.install(set, way, line, CacheSets::kValid | CacheSets::kFilling | written);
+  sets_.ready_ps(set, way) = kFilling;
+  if (row_run_lines_ > 0 && line != row_run_first_ + row_run_lines_) close_row_run();
+  if (row_run_lines_ == 0) row_run_first_ = line;
+  ++row_run_lines_;
+  Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
+  slot.set = set;
+  slot.way = way;
+  slot.line = line;
+}
+
+void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+  const std::uint32_t way = sets_.find(set, line);
+  if (way != CacheSets::kNoWay) {
+    sets_.touch(set, way);
+    ++stats_.hit_lines;
+    stats_.hit_bytes += covered;
+  } else {
+    ++stats_.miss_lines;
+    stats_.miss_bytes += covered;
+  }
+}
+
+void L2CacheTiming::close_row_run() {
+  if (row_run_lines_ == 0) return;
+  const std::uint64_t base = row_run_first_ << line_shift_;
+  const std::uint64_t bytes = row_run_lines_ << line_shift_;
+  row_run_lines_ = 0;
+  // The same columns one row further down extend the pending 2-D run; anything else starts one.
+  Region& run = pending_run_;
+  const bool extends = run.rows > 0 && run.row_bytes == bytes && bytes <= run.pitch_bytes &&
+                       base == run.base + run.rows * run.pitch_bytes;
+  if (extends) {
+    ++run.rows;
+  } else {
+    issue_pending_run();
+    run.base = base;
+    run.rows = 1;
+    run.row_bytes = bytes;
+    run.repeat = 1;
+  }
+  run_slots_.insert(run_slots_.end(), row_slots_.begin(), row_slots_.end());
+  row_slots_.clear();
+}
+
+void L2CacheTiming::issue_pending_run() {
+  close_row_run();
+  Region& run = pending_run_;
+  if (run.rows == 0) return;
+  const Region fill{run.base, run.rows, run.row_bytes,
+                    run.rows > 1 ? run.pitch_bytes : run.row_bytes, 1};
+  const Time arrived = below_.access(now_, fill, false);
+  ++stats_.fill_requests;
+  stats_.fill_bytes += fill.bytes();
+  data_ready_ = max(data_ready_, arrived);
+  for (const Slot& slot : run_slots_) {
+    // A line this very request evicted again (a set smaller than the request) keeps its own.
+    if (sets_.tag(slot.set, slot.way) == slot.line)
+      sets_.ready_ps(slot.set, slot.way) = arrived.ps();
+  }
+  run_slots_.clear();
+  run.rows = 0;
+}
+
+void L2CacheTiming::write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
+                                std::uint64_t& bytes) {
+  std::sort(lines.begin(), lines.end());
+  for (std::size_t first = 0; first < lines.size();) {
+    std::size_t end = first + 1;
+    while (end < lines.size() && lines[end] == lines[end - 1] + 1) ++end;
+    const std::uint64_t run_bytes = (end - first) << line_shift_;
+    below_.access(now_, Region{lines[first] << line_shift_, 1, run_bytes, run_bytes, 1}, true);
+    ++requests;
+    bytes += run_bytes;
+    first = end;
+  }
+  lines.clear();
+}
+
+void L2CacheTiming::flush(Time now) {
+  now_ = now;
+  scratch_lines_.clear();
+  for (std::uint64_t set = 0; set < sets_.sets(); ++set) {
+    for (std::uint32_t way = 0; way < sets_.ways(); ++way) {
+      std::uint8_t& flags = sets_.flags(set, way);
+      if (!(flags & CacheSets::kDirty)) continue;
+      scratch_lines_.push_back(sets_.tag(set, way));
+      flags &= static_cast<std::uint8_t>(~CacheSets::kDirty);
+    }
+  }
+  write_lines(scratch_lines_, stats_.flush_requests, stats_.flush_bytes);
+}
+
+L2Cache::L2Cache(sc_core::sc_module_name name, const L2CacheParams& params)
+    : sc_module(name), port("port"), memory("memory"), timing_(params, *this) {
+  port.register_b_transport(this, &L2Cache::b_transport);
+  payload_.set_extension(&request_);
+  payload_.set_streaming_width(0);
+  payload_.set_byte_enable_ptr(nullptr);
+}
+
+L2Cache::~L2Cache() { payload_.clear_extension(&request_); }
+
+void L2Cache::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
+                          sc_core::sc_time& delay) {
+  const auto* request = payload.get_extension<MemoryRequest>();
+  assert(request != nullptr && "every memory request carries its region");
+  request_.initiator = request->initiator;  // fills and write-backs go out on its behalf
+  const Time arrival = now() + to_time(delay);
+  const Time done = timing_.access(arrival, request->region, payload.is_write());
+  delay = to_sc_time(done - now());
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void L2Cache::flush() { timing_.flush(now()); }
+
+Time L2Cache::access(Time at, const Region& region, bool is_write) {
+  request_.region = region;
+  payload_.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_address(region.base);
+  payload_.set_data_length(
+      static_cast<unsigned int>(std::min<std::uint64_t>(region.bytes(), UINT32_MAX)));
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = to_sc_time(at - now());
+  memory->b_transport(payload_, delay);
+  assert(payload_.is_response_ok());
+  return now() + to_time(delay);
+}
+
+}  // namespace ridgeline

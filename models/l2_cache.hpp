@@ -1,0 +1,283 @@
+// A shared L2 cache between the cores and the HBM: set-associative, LRU, write-back with
+// write-allocate or write-through without allocation.
+//
+// A request is a 2-D region (a tile); the cache looks it up line by line along each contiguous
+// row, never byte by byte. Lines it misses are fetched from the memory below in as few requests
+// as possible: consecutive missing lines of a row form one run, and runs of the same columns in
+// consecutive rows are merged into one 2-D request. Every byte the cores ask for crosses the
+// cache's port, a bandwidth resource reserved first come first served; a request completes when
+// both paths are done: its bytes through the port plus the hit latency, and the fills it needed.
+//
+// A line keeps the time its data arrives. A request that finds a line whose fill is still on its
+// way waits for that fill instead of fetching the line again, so a tile that several cores ask
+// for at nearly the same time crosses HBM once. Dirty lines are written back when evicted
+// (coalesced into contiguous runs) and, at the end of a run, by flush().
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <string_view>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "models/memory_request.hpp"
+#include "models/program.hpp"
+#include "models/stats.hpp"
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+enum class L2WritePolicy : std::uint8_t {
+  write_back,     ///< stores allocate lines and mark them dirty; HBM sees them when evicted
+  write_through,  ///< stores go on to HBM at once; lines present are updated, none allocated
+};
+
+std::string_view name_of(L2WritePolicy policy);
+
+enum class L2SetIndex : std::uint8_t {
+  xor_folded,  ///< the line number's higher bits XORed onto the index bits, then modulo the sets
+  modulo,      ///< the line number modulo the sets
+};
+
+std::string_view name_of(L2SetIndex index);
+
+struct L2CacheParams {
+  std::uint64_t capacity_bytes = 0;  ///< data capacity, a whole number of sets
+  std::uint64_t line_bytes = 128;    ///< a power of two
+  std::uint32_t associativity = 16;  ///< ways per set
+  Bandwidth bandwidth;               ///< the port towards the cores, bytes/s, all cores together
+  Time hit_latency;                  ///< from a request to its data when every line hits
+  L2WritePolicy write_policy = L2WritePolicy::write_back;
+  L2SetIndex set_index = L2SetIndex::xor_folded;
+
+  std::uint64_t lines() const { return capacity_bytes / line_bytes; }
+  std::uint64_t sets() const { return lines() / associativity; }
+};
+
+struct L2CacheStats {
+  std::uint64_t read_requests = 0;           ///< loads from the cores
+  std::uint64_t write_requests = 0;          ///< stores from the cores
+  std::uint64_t read_bytes = 0;              ///< bytes the cores read
+  std::uint64_t write_bytes = 0;             ///< bytes the cores wrote
+  std::uint64_t hit_lines = 0;               ///< line look-ups that found the data there
+  std::uint64_t pending_hit_lines = 0;       ///< look-ups that found the line's fill on its way
+  std::uint64_t miss_lines = 0;              ///< look-ups that found no line
+  std::uint64_t hit_bytes = 0;               ///< requested bytes in lines that hit
+  std::uint64_t pending_hit_bytes = 0;       ///< requested bytes that waited for a fill in flight
+  std::uint64_t miss_bytes = 0;              ///< requested bytes in lines that missed
+  std::uint64_t fill_requests = 0;           ///< HBM reads issued for missing lines
+  std::uint64_t fill_bytes = 0;              ///< bytes those reads moved (whole lines)
+  std::uint64_t evictions = 0;               ///< valid lines replaced
+  std::uint64_t writeback_requests = 0;      ///< HBM writes of evicted dirty lines
+  std::uint64_t writeback_bytes = 0;         ///< bytes they moved
+  std::uint64_t write_through_requests = 0;  ///< stores passed on to HBM (write-through)
+  std::uint64_t write_through_bytes = 0;     ///< bytes they moved
+  std::uint64_t flush_requests = 0;          ///< HBM writes of the lines dirty at the end
+  std::uint64_t flush_bytes = 0;             ///< bytes they moved
+  Time port_busy;                            ///< time the port to the cores was transferring
+  Time port_queue_delay;                     ///< summed over requests: wait for a busy port
+
+  std::uint64_t hbm_read_bytes() const { return fill_bytes; }
+  std::uint64_t hbm_write_bytes() const {
+    return writeback_bytes + write_through_bytes + flush_bytes;
+  }
+  void visit(const StatVisitor& v) const;
+};
+
+/// Where the cache's misses and write-backs go: the HBM, or a stand-in in tests.
+class MemoryBelow {
+ public:
+  virtual ~MemoryBelow() = default;
+  /// Serves `region` arriving at `now` (calls come in time order); returns when it is done.
+  virtual Time access(Time now, const Region& region, bool is_write) = 0;
+};
+
+/// Which set a line goes to. Plain modulo puts the rows of a matrix whose pitch is a power of two
+/// into the same few sets (rows 16 KiB apart fill 1 set in 128 of a 2^n-set cache); GPUs hash
+/// their L2 index against that, and the XOR fold does the same: the line number's higher bits,
+/// in slices as wide as the index, are XORed onto its lowest slice before taking the modulo.
+/// Lines of one aligned run of 2^bits stay in distinct sets when the sets are a power of two.
+class SetIndex {
+ public:
+  SetIndex(std::uint64_t sets, L2SetIndex kind);
+  std::uint64_t operator()(std::uint64_t line) const {
+    if (fold_) {
+      std::uint64_t folded = 0;
+      for (std::uint64_t rest = line; rest != 0; rest >>= bits_) folded ^= rest & low_mask_;
+      line = folded;
+    }
+    if (power_of_two_) return line & (sets_ - 1);
+    if (line <= 0xffffffffu) {
+      // Lemire's remainder by multiplication: exact for 32-bit operands, no division.
+      const std::uint64_t fraction = inverse_ * line;
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(fraction) * sets_) >> 64);
+    }
+    return line % sets_;
+  }
+
+ private:
+  std::uint64_t sets_;
+  bool fold_;
+  bool power_of_two_;
+  std::uint32_t bits_ = 64;         // index width: ceil(log2(sets))
+  std::uint64_t low_mask_ = ~0ull;  // 2^bits - 1
+  std::uint64_t inverse_ = 0;       // 2^64 / sets, rounded up
+};
+
+/// The tag store of a set-associative cache with exact LRU replacement.
+///
+/// Look-ups are what an L2 run spends its time on, and the state of a large cache is megabytes
+/// the host's caches do not hold, so each set keeps what a look-up reads first in one 64-byte
+/// header: per way a fingerprint byte (compared 16 at a time), the ways in LRU order, and flags.
+/// A hit reads the header and one tag; a miss the header alone (and the victim's tag only when
+/// it is dirty). Tags and fill times follow the header.
+class CacheSets {
+ public:
+  static constexpr std::uint32_t kMaxWays = 256;  // the LRU order is kept in bytes
+  static constexpr std::uint32_t kNoWay = 0xffffffffu;
+  enum Flag : std::uint8_t {
+    kValid = 1,    ///< the way holds a line
+    kDirty = 2,    ///< written since it was filled
+    kFilling = 4,  ///< its data was on its way at the last look: read ready_ps()
+  };
+
+  CacheSets(std::uint64_t sets, std::uint32_t ways);
+
+  /// Host memory the state of `sets` x `ways` takes, bytes.
+  static std::uint64_t state_bytes(std::uint64_t sets, std::uint32_t ways);
+
+  /// The way of `set` that holds `line`, or kNoWay.
+  std::uint32_t find(std::uint64_t set, std::uint64_t line) const;
+  /// Makes `way` the most recently used of its set.
+  void touch(std::uint64_t set, std::uint32_t way);
+  /// The way a new line replaces: an empty one if any, else the least recently used.
+  std::uint32_t victim(std::uint64_t set) const { return order(set)[ways_ - 1]; }
+  /// Puts `line` in `way` with `flags`, most recently used.
+  void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t flags);
+
+  std::uint8_t& flags(std::uint64_t set, std::uint32_t way) { return header(set)[flags_at_ + way]; }
+  std::uint8_t flags(std::uint64_t set, std::uint32_t way) const {
+    return header(set)[flags_at_ + way];
+  }
+  std::uint64_t tag(std::uint64_t set, std::uint32_t way) const { return tags(set)[way]; }
+  std::uint64_t& ready_ps(std::uint64_t set, std::uint32_t way) { return tags(set)[ways_ + way]; }
+
+  /// Asks the host to bring `set`'s state into its caches ahead of a look-up.
+  void prefetch(std::uint64_t set) const;
+
+  std::uint64_t sets() const { return sets_; }
+  std::uint32_t ways() const { return ways_; }
+
+ private:
+  std::uint8_t* header(std::uint64_t set) {
+    return reinterpret_cast<std::uint8_t*>(base_ + set * block_words_);
+  }
+  const std::uint8_t* header(std::uint64_t set) const {
+    return reinterpret_cast<const std::uint8_t*>(base_ + set * block_words_);
+  }
+  const std::uint8_t* order(std::uint64_t set) const { return header(set) + order_at_; }
+  std::uint64_t* tags(std::uint64_t set) { return base_ + set * block_words_ + header_words_; }
+  const std::uint64_t* tags(std::uint64_t set) const {
+    return base_ + set * block_words_ + header_words_;
+  }
+
+  std::uint64_t sets_;
+  std::uint32_t ways_;
+  std::uint32_t order_at_;  // header offsets, bytes: fingerprints at 0, then LRU order, flags
+  std::uint32_t flags_at_;
+  std::uint64_t header_words_;  // a whole number of 64-byte host cache lines
+  std::uint64_t block_words_;   // header, tags[ways], ready_ps[ways]
+  std::vector<std::uint64_t> storage_;
+  std::uint64_t* base_ = nullptr;  // storage_ aligned to 64 bytes
+};
+
+/// The timing core, plain C++: usable without the SystemC kernel.
+class L2CacheTiming {
+ public:
+  L2CacheTiming(const L2CacheParams& params, MemoryBelow& below);
+
+  /// Serves a request of the cores arriving at `now` (in time order); returns when it is done.
+  Time access(Time now, const Region& region, bool is_write);
+
+  /// Writes every dirty line back at `now` (the end of a run) and leaves them clean.
+  void flush(Time now);
+
+  const L2CacheParams& params() const { return params_; }
+  const L2CacheStats& stats() const { return stats_; }
+
+  /// Whether the line holding `address` is in the cache, and whether it is dirty (for tests).
+  bool contains(std::uint64_t address) const;
+  bool is_dirty(std::uint64_t address) const;
+
+ private:
+  struct Slot {  // a line installed by the current request, waiting for its fill to be issued
+    std::uint64_t set;
+    std::uint32_t way;
+    std::uint64_t line;  // line number (address / line size)
+  };
+
+  /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
+  template <class Visit>
+  void for_each_row(const Region& shape, Visit&& visit);
+  /// Calls visit(line, its set, bytes of it covered) for each line of a row.
+  template <class Visit>
+  void for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit);
+  /// One line of a request that allocates: hit, hit on a fill in flight, or miss and install.
+  void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
+  /// One line of a write-through store: updated if present, nothing allocated.
+  void update(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
+  void close_row_run();
+  void issue_pending_run();
+  void write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
+                   std::uint64_t& bytes);
+
+  L2CacheParams params_;
+  MemoryBelow& below_;
+  TransferRate port_rate_;
+  std::uint32_t line_shift_;
+  L2CacheStats stats_;
+  Time port_free_;
+  SetIndex set_of_;
+  CacheSets sets_;
+
+  // The request being served: when it arrived, whether it writes, the latest fill it waits for,
+  // the current row's run of missing lines, the 2-D run of equal row runs it may extend, and the
+  // dirty lines it evicted.
+  Time now_;
+  bool is_write_ = false;
+  Time data_ready_;
+  std::uint64_t row_run_first_ = 0;  // first line of the current row's run
+  std::uint64_t row_run_lines_ = 0;  // lines in it; 0: no run open
+  Region pending_run_;               // rows == 0: none
+  std::vector<Slot> row_slots_;      // lines of the current row's run
+  std::vector<Slot> run_slots_;      // lines of pending_run_
+  std::vector<std::uint64_t> evicted_dirty_;
+  std::vector<std::uint64_t> scratch_lines_;
+};
+
+/// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM.
+class L2Cache : public sc_core::sc_module, private MemoryBelow {
+ public:
+  tlm_utils::multi_passthrough_target_socket<L2Cache> port;
+  tlm_utils::simple_initiator_socket<L2Cache> memory;
+
+  L2Cache(sc_core::sc_module_name name, const L2CacheParams& params);
+  ~L2Cache() override;
+
+  const L2CacheTiming& timing() const { return timing_; }
+  /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
+  void flush();
+
+ private:
+  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  Time access(Time at, const Region& region, bool is_write) override;
+
+  L2CacheTiming timing_;
+  tlm::tlm_generic_payload payload_;
+  MemoryRequest request_;
+};
+
+}  // namespace ridgeline

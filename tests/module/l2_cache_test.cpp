@@ -1,0 +1,330 @@
+// The L2 timing core alone, over a memory that records what it is asked: hits and misses, LRU,
+// associativity, write policies, fills merged while in flight, and the shape of HBM requests.
+#include "models/l2_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace ridgeline {
+namespace {
+
+// Memory below the cache: 1 byte/ps after a fixed latency, every request recorded.
+struct RecordingMemory : MemoryBelow {
+  struct Request {
+    Time at;
+    Region region;
+    bool is_write;
+  };
+  Time access(Time now, const Region& region, bool is_write) override {
+    requests.push_back(Request{now, region, is_write});
+    return now + kLatency + Time::from_ps(region.bytes());
+  }
+  static constexpr Time kLatency = Time::from_ps(1000);
+  std::vector<Request> requests;
+};
+
+constexpr std::uint64_t kLine = 128;
+constexpr Time kHitLatency = Time::from_ps(100);
+
+// A cache of `sets` x `ways` lines of 128 B; its port moves 1 byte/ps. Line n goes to set
+// n % sets unless the index is folded.
+L2CacheParams cache(std::uint64_t sets, std::uint32_t ways,
+                    L2WritePolicy policy = L2WritePolicy::write_back,
+                    L2SetIndex index = L2SetIndex::modulo) {
+  L2CacheParams p;
+  p.capacity_bytes = sets * ways * kLine;
+  p.line_bytes = kLine;
+  p.associativity = ways;
+  p.bandwidth.bytes_per_second = 1'000'000'000'000;
+  p.hit_latency = kHitLatency;
+  p.write_policy = policy;
+  p.set_index = index;
+  return p;
+}
+
+Region contiguous(std::uint64_t base, std::uint64_t bytes) {
+  return Region{base, 1, bytes, bytes, 1};
+}
+Time at(std::uint64_t ps) { return Time::from_ps(ps); }
+
+void expect_region(const Region& actual, const Region& expected) {
+  EXPECT_EQ(actual.base, expected.base);
+  EXPECT_EQ(actual.rows, expected.rows);
+  EXPECT_EQ(actual.row_bytes, expected.row_bytes);
+  if (expected.rows > 1) {
+    EXPECT_EQ(actual.pitch_bytes, expected.pitch_bytes);
+  }
+  EXPECT_EQ(actual.repeat, expected.repeat);
+}
+
+// Two rows of two lines, 4 KiB apart: lines 0, 1, 32, 33.
+const Region kTile{0, 2, 256, 4096, 1};
+
+TEST(L2CacheTiming, MissFetchesTheTileOnceThenHits) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2), memory);
+  // Port: 512 B in 512 ps. Fill: one 2-D request, data at 1000 + 512. The later path wins.
+  EXPECT_EQ(l2.access(at(0), kTile, false).ps(), 1512u);
+  ASSERT_EQ(memory.requests.size(), 1u);
+  expect_region(memory.requests[0].region, kTile);
+  EXPECT_FALSE(memory.requests[0].is_write);
+  EXPECT_EQ(l2.stats().miss_lines, 4u);
+  EXPECT_EQ(l2.stats().miss_bytes, 512u);
+  EXPECT_EQ(l2.stats().fill_requests, 1u);
+  EXPECT_EQ(l2.stats().fill_bytes, 512u);
+
+  // Later, every line is there: the port and the hit latency alone.
+  EXPECT_EQ(l2.access(at(2000), kTile, false).ps(), 2000u + 512 + 100);
+  EXPECT_EQ(memory.requests.size(), 1u);
+  EXPECT_EQ(l2.stats().hit_lines, 4u);
+  EXPECT_EQ(l2.stats().hit_bytes, 512u);
+  EXPECT_EQ(l2.stats().read_bytes, 1024u);
+  EXPECT_EQ(l2.stats().read_requests, 2u);
+  EXPECT_EQ(l2.stats().port_busy.ps(), 1024u);
+}
+
+TEST(L2CacheTiming, ARequestForALineBeingFilledWaitsForThatFill) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2), memory);
+  EXPECT_EQ(l2.access(at(0), kTile, false).ps(), 1512u);
+  // At 100 ps the fill is on its way: no second fetch; the port is busy until 512, so its path
+  // ends at 512 + 512 + 100 = 1124, and the data arrives at 1512.
+  EXPECT_EQ(l2.access(at(100), kTile, false).ps(), 1512u);
+  EXPECT_EQ(memory.requests.size(), 1u);
+  EXPECT_EQ(l2.stats().pending_hit_lines, 4u);
+  EXPECT_EQ(l2.stats().pending_hit_bytes, 512u);
+  EXPECT_EQ(l2.stats().hit_lines, 0u);
+  EXPECT_EQ(l2.stats().fill_bytes, 512u);
+  EXPECT_EQ(l2.stats().port_queue_delay.ps(), 412u);
+  // Once it has arrived the lines are plain hits.
+  EXPECT_EQ(l2.access(at(1512), kTile, false).ps(), 1512u + 512 + 100);
+  EXPECT_EQ(l2.stats().hit_lines, 4u);
+}
+
+TEST(L2CacheTiming, LeastRecentlyUsedLineIsReplaced) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(2, 2), memory);  // lines 0, 2, 4 (bytes 0, 256, 512) share set 0
+  l2.access(at(0), contiguous(0, kLine), false);
+  l2.access(at(10'000), contiguous(256, kLine), false);
+  l2.access(at(20'000), contiguous(0, kLine), false);  // line 0 becomes the most recent
+  l2.access(at(30'000), contiguous(512, kLine), false);
+  EXPECT_TRUE(l2.contains(0));
+  EXPECT_FALSE(l2.contains(256));
+  EXPECT_TRUE(l2.contains(512));
+  EXPECT_EQ(l2.stats().evictions, 1u);
+  EXPECT_EQ(l2.stats().hit_lines, 1u);
+  EXPECT_EQ(l2.stats().miss_lines, 3u);
+  // Now line 0 is the least recent of set 0.
+  l2.access(at(40'000), contiguous(256, kLine), false);
+  EXPECT_FALSE(l2.contains(0));
+  EXPECT_TRUE(l2.contains(512));
+  // Set 1 was never touched: a line there evicts nothing.
+  l2.access(at(50'000), contiguous(128, kLine), false);
+  EXPECT_EQ(l2.stats().evictions, 2u);
+}
+
+TEST(L2CacheTiming, LinesOfOneSetConflictWhenWaysRunOut) {
+  // 512 B either way: direct-mapped (4 sets x 1 way) or 2-way (2 sets x 2 ways). Bytes 0 and 512
+  // fall in set 0 of both.
+  for (const std::uint32_t ways : {1u, 2u}) {
+    RecordingMemory memory;
+    L2CacheTiming l2(cache(4 / ways, ways), memory);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      l2.access(at(i * 10'000), contiguous(i % 2 == 0 ? 0 : 512, kLine), false);
+    }
+    if (ways == 1) {
+      EXPECT_EQ(l2.stats().miss_lines, 4u);  // each evicts the other
+      EXPECT_EQ(l2.stats().evictions, 3u);
+    } else {
+      EXPECT_EQ(l2.stats().miss_lines, 2u);
+      EXPECT_EQ(l2.stats().hit_lines, 2u);
+      EXPECT_EQ(l2.stats().evictions, 0u);
+    }
+    EXPECT_EQ(l2.stats().fill_bytes, l2.stats().miss_lines * kLine);
+  }
+}
+
+TEST(L2CacheTiming, WriteBackAllocatesDirtyLinesAndWritesThemBackWhenEvicted) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(4, 1), memory);
+  // A whole-line store needs nothing from HBM: port and hit latency only.
+  EXPECT_EQ(l2.access(at(0), contiguous(0, kLine), true).ps(), 128u + 100);
+  EXPECT_TRUE(memory.requests.empty());
+  EXPECT_TRUE(l2.is_dirty(0));
+  EXPECT_EQ(l2.stats().miss_lines, 1u);
+  EXPECT_EQ(l2.stats().write_bytes, kLine);
+
+  // A load of byte 512 (set 0) evicts it: the fill, then the write-back of line 0.
+  l2.access(at(10'000), contiguous(512, kLine), false);
+  ASSERT_EQ(memory.requests.size(), 2u);
+  EXPECT_FALSE(memory.requests[0].is_write);
+  expect_region(memory.requests[0].region, contiguous(512, kLine));
+  EXPECT_TRUE(memory.requests[1].is_write);
+  expect_region(memory.requests[1].region, contiguous(0, kLine));
+  EXPECT_EQ(l2.stats().writeback_requests, 1u);
+  EXPECT_EQ(l2.stats().writeback_bytes, kLine);
+  EXPECT_FALSE(l2.is_dirty(512));
+
+  // A store of part of a line fetches the rest (write-allocate) and waits for it; a clean line
+  // evicted on the way costs no write-back.
+  EXPECT_EQ(l2.access(at(20'000), contiguous(1024, 64), true).ps(), 20'000u + 1000 + 128);
+  ASSERT_EQ(memory.requests.size(), 3u);
+  expect_region(memory.requests[2].region, contiguous(1024, kLine));
+  EXPECT_TRUE(l2.is_dirty(1024));
+  EXPECT_EQ(l2.stats().writeback_bytes, kLine);
+  EXPECT_EQ(l2.stats().hbm_read_bytes(), 2 * kLine);
+}
+
+TEST(L2CacheTiming, FlushWritesDirtyLinesBackInContiguousRuns) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2), memory);
+  l2.access(at(0), contiguous(0, 4 * kLine), true);
+  l2.access(at(1000), contiguous(8 * kLine, kLine), true);
+  l2.access(at(2000), contiguous(4096, kLine), false);  // clean: not written back
+  memory.requests.clear();
+  l2.flush(at(10'000));
+  ASSERT_EQ(memory.requests.size(), 2u);
+  expect_region(memory.requests[0].region, contiguous(0, 4 * kLine));
+  expect_region(memory.requests[1].region, contiguous(8 * kLine, kLine));
+  EXPECT_TRUE(memory.requests[0].is_write);
+  EXPECT_EQ(memory.requests[0].at.ps(), 10'000u);
+  EXPECT_EQ(l2.stats().flush_requests, 2u);
+  EXPECT_EQ(l2.stats().flush_bytes, 5 * kLine);
+  EXPECT_FALSE(l2.is_dirty(0));
+  EXPECT_TRUE(l2.contains(0));
+  l2.flush(at(20'000));
+  EXPECT_EQ(memory.requests.size(), 2u);  // nothing dirty is left
+}
+
+TEST(L2CacheTiming, WriteThroughPassesStoresOnAndAllocatesNothing) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2, L2WritePolicy::write_through), memory);
+  // Absent: the store goes to HBM as it is; the cache keeps nothing. Done when HBM has it.
+  EXPECT_EQ(l2.access(at(0), kTile, true).ps(), 1000u + 512);
+  ASSERT_EQ(memory.requests.size(), 1u);
+  EXPECT_TRUE(memory.requests[0].is_write);
+  expect_region(memory.requests[0].region, kTile);
+  EXPECT_FALSE(l2.contains(0));
+  EXPECT_EQ(l2.stats().miss_lines, 4u);
+  EXPECT_EQ(l2.stats().fill_bytes, 0u);
+
+  // Present: the lines take the data and stay clean; HBM gets the store all the same.
+  l2.access(at(10'000), kTile, false);
+  l2.access(at(20'000), kTile, true);
+  EXPECT_EQ(l2.stats().hit_lines, 4u);
+  EXPECT_FALSE(l2.is_dirty(0));
+  EXPECT_EQ(l2.stats().write_through_requests, 2u);
+  EXPECT_EQ(l2.stats().write_through_bytes, 1024u);
+  EXPECT_EQ(l2.stats().hbm_write_bytes(), 1024u);
+  l2.flush(at(30'000));
+  EXPECT_EQ(l2.stats().flush_bytes, 0u);
+}
+
+TEST(L2CacheTiming, MissesGoBelowAsContiguousRunsAndTwoDimensionalRuns) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(64, 4), memory);
+  l2.access(at(0), contiguous(2 * kLine, kLine), false);
+  l2.access(at(0), contiguous(5 * kLine, kLine), false);
+  memory.requests.clear();
+  // Lines 0..7 with 2 and 5 present: three runs.
+  l2.access(at(10'000), contiguous(0, 8 * kLine), false);
+  ASSERT_EQ(memory.requests.size(), 3u);
+  expect_region(memory.requests[0].region, contiguous(0, 2 * kLine));
+  expect_region(memory.requests[1].region, contiguous(3 * kLine, 2 * kLine));
+  expect_region(memory.requests[2].region, contiguous(6 * kLine, 2 * kLine));
+  EXPECT_EQ(l2.stats().hit_lines, 2u);
+
+  // A tile of 4 rows of 3 lines, the middle line of row 2 present: rows 0-1 merge into one 2-D
+  // request, row 2 splits in two, row 3 starts another 2-D run.
+  memory.requests.clear();
+  l2.access(at(20'000), contiguous(65536 + 2 * 4096 + kLine, kLine), false);
+  memory.requests.clear();
+  l2.access(at(30'000), Region{65536, 4, 3 * kLine, 4096, 1}, false);
+  ASSERT_EQ(memory.requests.size(), 4u);
+  expect_region(memory.requests[0].region, Region{65536, 2, 3 * kLine, 4096, 1});
+  expect_region(memory.requests[1].region, contiguous(65536 + 2 * 4096, kLine));
+  expect_region(memory.requests[2].region, contiguous(65536 + 2 * 4096 + 2 * kLine, kLine));
+  expect_region(memory.requests[3].region, contiguous(65536 + 3 * 4096, 3 * kLine));
+}
+
+TEST(L2CacheTiming, ARegionReadManyTimesIsFetchedOnce) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2), memory);
+  Region thrice = kTile;
+  thrice.repeat = 3;
+  // Port: 1536 B. Fill: 512 B once, at 1512; the second and third passes wait for it.
+  EXPECT_EQ(l2.access(at(0), thrice, false).ps(), 1536u + 100);
+  ASSERT_EQ(memory.requests.size(), 1u);
+  expect_region(memory.requests[0].region, kTile);
+  EXPECT_EQ(l2.stats().miss_lines, 4u);
+  EXPECT_EQ(l2.stats().pending_hit_lines, 8u);
+  EXPECT_EQ(l2.stats().read_bytes, 1536u);
+  // All there: three passes of hits.
+  l2.access(at(10'000), thrice, false);
+  EXPECT_EQ(l2.stats().hit_lines, 12u);
+  EXPECT_EQ(memory.requests.size(), 1u);
+}
+
+TEST(L2CacheTiming, ThePortIsSharedFirstComeFirstServed) {
+  RecordingMemory memory;
+  L2CacheTiming l2(cache(16, 2), memory);
+  l2.access(at(0), kTile, false);
+  // Two hits at the same time: the second waits for the first's 512 ps on the port.
+  EXPECT_EQ(l2.access(at(5000), kTile, false).ps(), 5000u + 512 + 100);
+  EXPECT_EQ(l2.access(at(5000), kTile, false).ps(), 5000u + 1024 + 100);
+  EXPECT_EQ(l2.stats().port_queue_delay.ps(), 512u);
+}
+
+TEST(L2CacheTiming, FoldedIndexSpreadsPowerOfTwoStrides) {
+  // 16 lines 2 KiB apart (matrix rows with a power-of-two pitch) in a direct-mapped cache of 16
+  // sets: modulo puts them all in set 0, so a second pass misses again; folded, they fill all 16.
+  for (const L2SetIndex index : {L2SetIndex::modulo, L2SetIndex::xor_folded}) {
+    RecordingMemory memory;
+    L2CacheTiming l2(cache(16, 1, L2WritePolicy::write_back, index), memory);
+    const Region rows{0, 16, kLine, 16 * kLine, 1};
+    l2.access(at(0), rows, false);
+    l2.access(at(100'000), rows, false);
+    EXPECT_EQ(l2.stats().hit_lines, index == L2SetIndex::modulo ? 0u : 16u);
+    EXPECT_EQ(l2.stats().miss_lines, index == L2SetIndex::modulo ? 32u : 16u);
+  }
+}
+
+TEST(SetIndex, ModuloMatchesTheRemainderAndFoldingStaysInRange) {
+  const SetIndex modulo(20480, L2SetIndex::modulo);
+  const SetIndex folded(20480, L2SetIndex::xor_folded);
+  const SetIndex folded_power(4096, L2SetIndex::xor_folded);
+  for (std::uint64_t line : {0ull, 1ull, 20479ull, 20480ull, 123456789ull, 0xffffffffull,
+                             0x100000000ull, 0x123456789abcdefull, ~0ull}) {
+    EXPECT_EQ(modulo(line), line % 20480) << line;
+    EXPECT_LT(folded(line), 20480u) << line;
+    EXPECT_LT(folded_power(line), 4096u) << line;
+  }
+  // Within an aligned run of 4096 lines the folded index is a permutation of the sets.
+  std::vector<bool> seen(4096);
+  for (std::uint64_t line = 7 * 4096; line < 8 * 4096; ++line) seen[folded_power(line)] = true;
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 4096);
+  EXPECT_EQ(SetIndex(1, L2SetIndex::xor_folded)(12345), 0u);
+}
+
+TEST(CacheSets, KeepsExactLeastRecentlyUsedOrderAcrossManyWays) {
+  CacheSets sets(1, 20);  // more ways than one 16-wide fingerprint step
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    const std::uint32_t way = sets.victim(0);
+    EXPECT_FALSE(sets.flags(0, way) & CacheSets::kValid) << "empty ways go first";
+    sets.install(0, way, 1000 + i, CacheSets::kValid);
+  }
+  // Installed 1000..1019 in order; each is found, and the least recent is 1000's way.
+  for (std::uint64_t line = 1000; line < 1020; ++line) {
+    ASSERT_NE(sets.find(0, line), CacheSets::kNoWay) << line;
+    EXPECT_EQ(sets.tag(0, sets.find(0, line)), line);
+  }
+  EXPECT_EQ(sets.find(0, 999), CacheSets::kNoWay);
+  EXPECT_EQ(sets.tag(0, sets.victim(0)), 1000u);
+  sets.touch(0, sets.find(0, 1000));
+  EXPECT_EQ(sets.tag(0, sets.victim(0)), 1001u);
+}
+
+}  // namespace
+}  // namespace ridgeline

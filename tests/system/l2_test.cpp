@@ -1,0 +1,213 @@
+// Whole runs with an L2 between the cores and HBM (configs/hardware/seed-l2.yaml: the seed machine
+// plus 40 MiB of L2) against the analytical model and against each other. Each test runs in its
+// own process; the one comparing two block orders runs them as child processes.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/child_process.hpp"
+#include "sim/compute_report.hpp"
+#include "sim/levels.hpp"
+#include "sim/simulate.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+using test::seed_config;
+
+constexpr const char* kL2 = "hardware/seed-l2.yaml";
+constexpr const char* kT128 = "workloads/seed/gemm-4096-t128-double.yaml";
+constexpr const char* kGrouped = "workload.block_order={kind: grouped, group: 8}";
+
+constexpr std::uint64_t kMiB = 1 << 20;
+// The 4096^3 FP32 GEMM in 128 x 128 tiles: a block row's A panel and a block column's B panel
+// are 128 x 4096 x 4 B = 2 MiB each; C is 64 MiB. 1024 blocks run as 8 waves of 128 (one block
+// per core).
+constexpr std::uint64_t kPanelBytes = 2 * kMiB;
+constexpr std::uint64_t kCBytes = 64 * kMiB;
+constexpr std::uint64_t kWaves = 8;
+
+const LevelFigures& level(const Levels& levels, const std::string& name) {
+  for (const LevelFigures& l : levels.levels) {
+    if (l.name == name) return l;
+  }
+  throw std::runtime_error("no level " + name);
+}
+
+// The two orders side by side. Row-major, a wave is 4 block rows x all 32 columns: it reads 4 A
+// panels and all 32 B panels. Grouped by 8, a wave is 8 block rows x 16 columns: 8 A panels and
+// 16 B panels. The 40 MiB L2 holds the tiles a wave's blocks share while they use them, but
+// little of a wave's 48 to 72 MiB of panels until the next wave: HBM reads each wave's distinct
+// panels about once (a little less: some survive into the next wave).
+TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
+  const std::string base = ::testing::TempDir() + "ridgeline_l2_order_";
+  const std::vector<std::string> outputs{base + "row_major.json", base + "grouped.json"};
+  std::vector<std::vector<std::string>> runs;
+  for (std::size_t i = 0; i < 2; ++i) {
+    runs.push_back(
+        {"run", test::config_path(kL2), test::config_path(kT128), "--quiet", "--json", outputs[i]});
+  }
+  runs[1].insert(runs[1].end(), {"--set", kGrouped});
+  const std::vector<ChildResult> results = run_children(RIDGELINE_BINARY, runs, 2);
+  std::vector<nlohmann::json> reports;
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(results[i].exit_code, 0) << results[i].error_text;
+    std::ifstream file(outputs[i]);
+    reports.push_back(nlohmann::json::parse(file));
+    std::remove(outputs[i].c_str());
+  }
+  const auto& row_major = reports[0];
+  const auto& grouped = reports[1];
+  EXPECT_EQ(grouped["workload"]["block_order"]["kind"], "grouped");
+
+  const auto hits = [](const nlohmann::json& r) {
+    return r["components"]["l2"]["hit_lines"].get<double>() +
+           r["components"]["l2"]["pending_hit_lines"].get<double>();
+  };
+  EXPECT_GT(hits(grouped), hits(row_major));
+  EXPECT_LT(grouped["components"]["l2"]["miss_lines"].get<double>(),
+            row_major["components"]["l2"]["miss_lines"].get<double>());
+
+  const std::uint64_t note_q = row_major["analytical"]["hbm_bytes"];
+  const std::uint64_t row_major_q = row_major["simulated"]["hbm_bytes"];
+  const std::uint64_t grouped_q = grouped["simulated"]["hbm_bytes"];
+  const auto per_wave = [](std::uint64_t panels) {
+    return static_cast<double>(kWaves * panels * kPanelBytes + kCBytes);
+  };
+  EXPECT_LE(static_cast<double>(row_major_q), per_wave(4 + 32));  // 671,088,640
+  EXPECT_GE(static_cast<double>(row_major_q), 0.98 * per_wave(4 + 32));
+  EXPECT_LE(static_cast<double>(grouped_q), per_wave(8 + 16));  // 469,762,048
+  EXPECT_GE(static_cast<double>(grouped_q), 0.98 * per_wave(8 + 16));
+  EXPECT_LT(row_major_q, note_q);
+  // I at HBM rises from the note's 31.5 FLOP/B to 205 (row-major) and 293 (grouped).
+  const double flops = row_major["analytical"]["flops"];
+  // levels[]: hbm, l2, sram, from HBM inwards.
+  const auto level_json = [](const nlohmann::json& r, const std::string& name) {
+    for (const auto& l : r["simulated"]["levels"]) {
+      if (l["name"] == name) return l;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_DOUBLE_EQ(level_json(row_major, "hbm")["intensity_flop_per_byte"].get<double>(),
+                   flops / static_cast<double>(row_major_q));
+  EXPECT_GT(level_json(grouped, "hbm")["intensity_flop_per_byte"].get<double>(),
+            level_json(row_major, "hbm")["intensity_flop_per_byte"].get<double>());
+  // Both the L2's and HBM's view of what the cores asked for is the note's Q.
+  EXPECT_EQ(level_json(grouped, "l2")["bytes"].get<std::uint64_t>(), note_q);
+  EXPECT_EQ(grouped["simulated"]["binding_level"], "compute");
+}
+
+// 2048^3 in 64 x 64 tiles: A, B and C are 16 MiB each, all three fit in the 40 MiB L2.
+const std::vector<std::string> k2048T64{"workload.m=2048", "workload.n=2048", "workload.k=2048",
+                                        kGrouped};
+constexpr const char* kT64 = "workloads/seed/gemm-4096-t64-double.yaml";
+
+std::vector<std::string> with(std::vector<std::string> overrides, const std::string& more) {
+  overrides.push_back(more);
+  return overrides;
+}
+
+// Every byte is accounted for on its way down: cores -> L2 -> HBM.
+TEST(L2System, CountsBalanceAcrossTheHierarchy) {
+  const RunConfig config = seed_config(kT64, k2048T64, kL2);
+  const SimulationResult r = simulate(config);
+  ASSERT_TRUE(r.l2.has_value());
+  const L2CacheStats& l2 = *r.l2;
+  const Analysis& a = config.analysis;
+  const CoreStats cores = r.core_total();
+
+  // The cores ask for the note's Q; the L2 sees exactly that.
+  EXPECT_EQ(cores.load_bytes, a.hbm_read_bytes);
+  EXPECT_EQ(cores.store_bytes, a.hbm_write_bytes);
+  EXPECT_EQ(l2.read_bytes, cores.load_bytes);
+  EXPECT_EQ(l2.write_bytes, cores.store_bytes);
+  EXPECT_EQ(l2.hit_bytes + l2.pending_hit_bytes + l2.miss_bytes, l2.read_bytes + l2.write_bytes);
+  // HBM sees the L2's fills and write-backs, nothing else. C's lines are whole lines: stored
+  // without a fetch, each written to HBM once (evicted or flushed at the end).
+  EXPECT_EQ(r.hbm.read_bytes, l2.fill_bytes);
+  EXPECT_EQ(r.hbm.write_bytes, l2.writeback_bytes + l2.flush_bytes);
+  EXPECT_EQ(r.hbm.write_bytes, a.hbm_write_bytes);
+  EXPECT_EQ(l2.fill_bytes + a.hbm_write_bytes, (l2.miss_lines * 128));
+  EXPECT_EQ(l2.write_through_bytes, 0u);
+  // Everything fits: HBM reads A and B once each (compulsory misses), not the note's 32 times.
+  EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);
+  EXPECT_EQ(a.hbm_read_bytes, 32u * 2 * 2048 * 2048 * 4);
+  // Fills merge: many blocks ask for a tile while it is on its way.
+  EXPECT_GT(l2.pending_hit_lines, 0u);
+
+  // SRAM traffic is what the workload's formulas say, L2 or not.
+  const SramStats sram = r.sram_total();
+  EXPECT_EQ(sram.read_bytes, a.sram_read_bytes);
+  EXPECT_EQ(sram.write_bytes, a.sram_write_bytes);
+  EXPECT_EQ(r.flops(), a.flops);
+
+  // Memory-bound by the note (I = 15.75 < 20), compute-bound with the L2: near T_compute.
+  EXPECT_EQ(a.roofline.bound, Bound::memory);
+  EXPECT_GE(r.time.seconds(), a.roofline.t_compute_s);
+  EXPECT_LE(r.time.seconds(), a.roofline.t_compute_s * 1.03);
+
+  const Levels simulated = simulated_levels(config, r);
+  EXPECT_EQ(level(simulated, "hbm").bytes, r.hbm_bytes());
+  EXPECT_EQ(level(simulated, "l2").bytes, a.hbm_bytes());
+  EXPECT_EQ(level(simulated, "sram").bytes, a.sram_read_bytes + a.sram_write_bytes);
+  EXPECT_EQ(simulated.binding, "compute");
+  EXPECT_EQ(find_limiter(config, r).cause, "compute");
+}
+
+// Without an L2 the block order changes nothing the note counts: HBM carries exactly its Q.
+TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
+  const RunConfig config = seed_config(kT128, {kGrouped});
+  EXPECT_FALSE(config.hardware.l2.has_value());
+  const SimulationResult r = simulate(config);
+  EXPECT_FALSE(r.l2.has_value());
+  EXPECT_EQ(r.hbm.read_bytes, config.analysis.hbm_read_bytes);
+  EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
+  EXPECT_EQ(r.sram_total().read_bytes, config.analysis.sram_read_bytes);
+  EXPECT_EQ(r.sram_total().write_bytes, config.analysis.sram_write_bytes);
+  const Levels analytical = analytical_levels(config);
+  ASSERT_EQ(analytical.levels.size(), 2u);  // hbm and sram
+  EXPECT_EQ(level(analytical, "hbm").bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(level(simulated_levels(config, r), "hbm").bytes, config.analysis.hbm_bytes());
+}
+
+// Write-through: stores pass on to HBM at once; nothing is dirty at the end.
+TEST(L2System, WriteThroughSendsEveryStoreToHbm) {
+  const RunConfig config =
+      seed_config(kT64, with(k2048T64, "hardware.l2.write_policy=write_through"), kL2);
+  const SimulationResult r = simulate(config);
+  ASSERT_TRUE(r.l2.has_value());
+  EXPECT_EQ(r.l2->write_through_bytes, config.analysis.hbm_write_bytes);
+  EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
+  EXPECT_EQ(r.l2->writeback_bytes + r.l2->flush_bytes, 0u);
+  EXPECT_EQ(r.hbm.read_bytes, r.l2->fill_bytes);
+  EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);  // reads are cached as before
+}
+
+// A slow L2 port binds: 2048^3 in 64 x 64 tiles asks the L2 for Q = 1.09 GB, 1.36 ms at
+// 800 GB/s against T_compute = 0.86 ms. Grouped, HBM is barely used; the port is the limit,
+// analytically (lowest roof) and in the run (busiest unit).
+TEST(L2System, ASlowL2PortIsTheBindingLevel) {
+  const RunConfig config = seed_config("workloads/seed/gemm-4096-t64-double.yaml",
+                                       {"workload.m=2048", "workload.n=2048", "workload.k=2048",
+                                        kGrouped, "hardware.l2.bandwidth=800GB/s"},
+                                       kL2);
+  const Levels analytical = analytical_levels(config);
+  EXPECT_EQ(analytical.binding, "l2");
+  const LevelFigures& l2 = level(analytical, "l2");
+  EXPECT_DOUBLE_EQ(l2.roof_flop_per_s, 800e9 * static_cast<double>(config.analysis.flops) /
+                                           static_cast<double>(config.analysis.hbm_bytes()));
+  const SimulationResult r = simulate(config);
+  const Levels simulated = simulated_levels(config, r);
+  EXPECT_EQ(simulated.binding, "l2");
+  EXPECT_GT(level(simulated, "l2").busy_fraction, 0.97);
+  // The limiter judges the run against the roof the L2 leaves, not the note's.
+  EXPECT_EQ(find_limiter(config, r).cause, "l2_bandwidth");
+  EXPECT_GE(r.time.seconds(), l2.time_s);
+  EXPECT_LE(r.time.seconds(), l2.time_s * 1.02);
+}
+
+}  // namespace
+}  // namespace ridgeline
