@@ -201,8 +201,10 @@ std::string render_html_report(const Json& report) {
     const Json& stalls = s["stalls"];
     const double busy = s["compute_busy_fraction"].get<double>();
     const double overlap = core_time > 0 ? s["overlap_s"].get<double>() / core_time : 0;
+    // A memory trace's report has no barrier or spill stalls: a missing one is zero (a const
+    // object's operator[] must never be asked for a key it lacks).
     auto share = [&](const char* key) {
-      return core_time > 0 ? stalls[key].get<double>() / core_time : 0;
+      return core_time > 0 ? stalls.value(key, 0.0) / core_time : 0;
     };
     add("<h2>Where the cores' time went</h2>\n<div class=\"chart\">\n");
     add(share_bar({{"compute, overlapped with memory", overlap},

@@ -141,6 +141,26 @@ TEST(Spills, BytesAreCountedAsLocalMemoryTraffic) {
   EXPECT_EQ(run.result.flops(), a.flops);
 }
 
+// Like CUDA local memory, spilled registers go through the L2 when there is one: every spilled
+// byte crosses the L2's port, and the L2 keeps the blocks' few KiB of spills between the write-back
+// of one K-step and the reload of the next, so HBM serves less than Q and the spills together.
+TEST(Spills, GoThroughTheL2LikeLocalMemory) {
+  const Simulated run = simulate_once(
+      kQ4Machine, kQ4 + "register-spill.yaml",
+      {"hardware.l2={capacity: 4MiB, line_size: 128B, associativity: 16, bandwidth: 1TB/s, "
+       "hit_latency: 200ns}"});
+  const Analysis& a = run.config.analysis;
+  ASSERT_TRUE(run.result.l2.has_value());
+  const L2CacheStats& l2 = *run.result.l2;
+  const CoreStats cores = run.result.core_total();
+  EXPECT_EQ(cores.local_load_bytes, a.local_read_bytes);
+  EXPECT_EQ(cores.local_store_bytes, a.local_write_bytes);
+  EXPECT_EQ(l2.read_bytes, a.hbm_read_bytes + a.local_read_bytes);
+  EXPECT_EQ(l2.write_bytes, a.hbm_write_bytes + a.local_write_bytes);
+  EXPECT_LT(run.result.hbm_bytes(), a.hbm_bytes() + a.local_traffic_bytes());
+  EXPECT_EQ(run.result.flops(), a.flops);
+}
+
 // --- the SRAM level: operand reads follow (B_M/R_M)(B_N/R_N)(R_M + R_N) B_K e per K-step ---
 
 TEST(SramLevel, SimulatedTrafficMatchesTheFormula) {

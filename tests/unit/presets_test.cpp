@@ -1,0 +1,259 @@
+// The hardware presets of configs/hardware/ (A100, H100, H200 class): they load, their peaks per
+// data type and their HBM bandwidth are the datasheets' to the precision the datasheets print,
+// and question 2's machines and tiles fit (or are refused) as its README says.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <tuple>
+
+#include "sim/config_error.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+const std::string kA100 = "hardware/a100-sxm4-80gb.yaml";
+const std::string kH100 = "hardware/h100-sxm5-80gb.yaml";
+const std::string kH200 = "hardware/h200-sxm5-141gb.yaml";
+const std::string kQ2 = "questions/q2-tile-under-limits/";
+const std::string kQ2NoL2 = kQ2 + "hardware/h100-sxm5-no-l2.yaml";
+// Any workload that fits every preset: the presets are read with it.
+const std::string kVectorAdd = "workloads/vector-add.yaml";
+
+RunConfig preset(const std::string& hardware, const std::vector<std::string>& overrides = {}) {
+  return test::seed_config(kVectorAdd, overrides, hardware);
+}
+
+// A datasheet figure in units of 10^12 per second, printed to `printed_unit` (0.1 for "19.5",
+// 1 for "312"); a peak matches it when it rounds to it, i.e. lies within half that unit.
+struct Datasheet {
+  DataType type;
+  double figure;
+  double printed_unit;
+};
+
+void expect_peaks(const HardwareParams& hardware, const std::vector<Datasheet>& figures) {
+  for (const Datasheet& d : figures) {
+    SCOPED_TRACE(std::string(name_of(d.type)));
+    const double peak_t = hardware.peak_flop_per_s(d.type) / 1e12;
+    EXPECT_LE(std::abs(peak_t - d.figure), d.printed_unit / 2) << peak_t << " against " << d.figure;
+  }
+}
+
+// --- A100 SXM4 80GB: every figure at the boost clock, 1410 MHz (A100 whitepaper, dense) ---
+
+TEST(Presets, A100PeaksAreTheDatasheets) {
+  const RunConfig c = preset(kA100);
+  EXPECT_EQ(c.hardware.cores, 108u);
+  EXPECT_EQ(c.hardware.core_clock.frequency_hz, 1'410'000'000u);
+  expect_peaks(c.hardware, {{DataType::fp32, 19.5, 0.1},
+                            {DataType::int32, 19.5, 0.1},
+                            {DataType::tf32, 156, 1},
+                            {DataType::bf16, 312, 1},
+                            {DataType::fp16, 312, 1},
+                            {DataType::int8, 624, 1}});
+  EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 2'039'000'000'000u);  // 2,039 GB/s
+}
+
+TEST(Presets, A100HasNoFp8) {
+  try {
+    preset(kA100, {"workload.dtype=fp8"});
+    FAIL() << "an fp8 workload ran on Ampere";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("gives no fp8 throughput"), std::string::npos)
+        << error.what();
+  }
+}
+
+// --- H100 SXM5 80GB: tensor peaks at 1830 MHz (the preset's clock), FP32 and INT32 at 1980 ---
+
+TEST(Presets, H100TensorPeaksAreTheDatasheetsAtItsClock) {
+  const RunConfig c = preset(kH100);
+  EXPECT_EQ(c.hardware.cores, 132u);
+  EXPECT_EQ(c.hardware.core_clock.frequency_hz, 1'830'000'000u);
+  // The whitepaper's dense figures; the datasheet prints twice them, with sparsity.
+  expect_peaks(c.hardware, {{DataType::tf32, 494.7, 0.1},
+                            {DataType::bf16, 989.4, 0.1},
+                            {DataType::fp16, 989.4, 0.1},
+                            {DataType::fp8, 1978.9, 0.1},
+                            {DataType::int8, 1978.9, 0.1}});
+  // The CUDA cores' peaks at this clock: the architecture's rates, 1.83 / 1.98 of the datasheet.
+  EXPECT_DOUBLE_EQ(c.hardware.peak_flop_per_s(DataType::fp32), 132.0 * 256 * 1.83e9);
+  EXPECT_DOUBLE_EQ(c.hardware.peak_flop_per_s(DataType::int32), 132.0 * 128 * 1.83e9);
+  EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 3'350'000'000'000u);  // 3.35 TB/s
+}
+
+TEST(Presets, H100CudaCorePeaksAreTheDatasheetsAtTheirClock) {
+  const RunConfig c = preset(kH100, {"hardware.clock=1.98GHz"});
+  expect_peaks(c.hardware, {{DataType::fp32, 66.9, 0.1}, {DataType::int32, 33.5, 0.1}});
+}
+
+// --- H200 SXM 141GB: the product brief prints peaks with sparsity, to whole TFLOP/s ---
+
+TEST(Presets, H200PeaksAreTheProductBriefs) {
+  const RunConfig c = preset(kH200);
+  EXPECT_EQ(c.hardware.cores, 132u);
+  // Dense = the brief's sparse figure / 2, known to within half of half a unit.
+  expect_peaks(c.hardware, {{DataType::tf32, 989.0 / 2, 0.5},
+                            {DataType::bf16, 1979.0 / 2, 0.5},
+                            {DataType::fp16, 1979.0 / 2, 0.5},
+                            {DataType::fp8, 3958.0 / 2, 0.5},
+                            {DataType::int8, 3958.0 / 2, 0.5}});
+  expect_peaks(preset(kH200, {"hardware.clock=1.98GHz"}).hardware, {{DataType::fp32, 67, 1}});
+  EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 4'800'000'000'000u);  // 4.8 TB/s
+}
+
+TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
+  for (const auto& [path, l2_bytes, sram_bytes] :
+       {std::tuple{kA100, 40ull << 20, 164ull << 10}, std::tuple{kH100, 50ull << 20, 228ull << 10},
+        std::tuple{kH200, 50ull << 20, 228ull << 10}}) {
+    SCOPED_TRACE(path);
+    const HardwareParams hw = preset(path).hardware;
+    ASSERT_TRUE(hw.l2.has_value());
+    EXPECT_EQ(hw.l2->capacity_bytes, l2_bytes);
+    EXPECT_EQ(hw.core.sram.capacity_bytes, sram_bytes);
+    EXPECT_EQ(hw.core.registers.capacity_bytes, 256u << 10);  // 64 Ki 32-bit registers
+    EXPECT_EQ(hw.core.max_warps, 64u);
+    EXPECT_EQ(hw.core.max_resident_blocks, 32u);
+    EXPECT_EQ(hw.threads.max_threads_per_block, 1024u);
+    EXPECT_EQ(hw.threads.max_registers_per_thread, 255u);
+  }
+}
+
+// --- question 2's machine without the L2 is the preset in everything else ---
+
+TEST(Question2, MachineWithoutL2IsThePresetOtherwise) {
+  const HardwareParams with = preset(kH100).hardware;
+  const HardwareParams without = preset(kQ2NoL2).hardware;
+  EXPECT_TRUE(with.l2.has_value());
+  EXPECT_FALSE(without.l2.has_value());
+  EXPECT_EQ(without.hbm.units(), 1u);  // one queue at the full bandwidth (see the file)
+  EXPECT_EQ(with.hbm.units(), 160u);
+  EXPECT_EQ(without.core_clock.frequency_hz, with.core_clock.frequency_hz);
+  EXPECT_EQ(without.cores, with.cores);
+  EXPECT_EQ(without.core.max_resident_blocks, with.core.max_resident_blocks);
+  EXPECT_EQ(without.core.max_bytes_in_flight, with.core.max_bytes_in_flight);
+  EXPECT_EQ(without.core.max_warps, with.core.max_warps);
+  EXPECT_EQ(without.core.sram.capacity_bytes, with.core.sram.capacity_bytes);
+  EXPECT_EQ(without.core.sram.read_bytes_per_cycle, with.core.sram.read_bytes_per_cycle);
+  EXPECT_EQ(without.core.sram.write_bytes_per_cycle, with.core.sram.write_bytes_per_cycle);
+  EXPECT_EQ(without.core.registers.capacity_bytes, with.core.registers.capacity_bytes);
+  EXPECT_EQ(without.core.compute.flops_per_cycle, with.core.compute.flops_per_cycle);
+  EXPECT_EQ(without.core.compute.pipeline_latency.count, with.core.compute.pipeline_latency.count);
+  EXPECT_EQ(without.threads.warp_size, with.threads.warp_size);
+  EXPECT_EQ(without.threads.max_threads_per_block, with.threads.max_threads_per_block);
+  EXPECT_EQ(without.threads.max_registers_per_thread, with.threads.max_registers_per_thread);
+  EXPECT_EQ(without.threads.barrier.count, with.threads.barrier.count);
+  EXPECT_EQ(without.hbm.peak_bandwidth.bytes_per_second, with.hbm.peak_bandwidth.bytes_per_second);
+  EXPECT_EQ(without.hbm.access_latency.ps(), with.hbm.access_latency.ps());
+  EXPECT_EQ(without.hbm.interleave_bytes, with.hbm.interleave_bytes);
+}
+
+// --- question 2's tiles on the H100 preset: what fits, how many, and what limits it ---
+
+struct Fit {
+  const char* workload;
+  std::uint64_t blocks_per_core;
+  const char* limited_by;
+  std::uint64_t active_warps;
+};
+
+TEST(Question2, TilesThatFitAndWhatLimitsThem) {
+  for (const Fit& f : {Fit{"t32-1stage", 25, "registers", 25},  // 10 KiB of registers a block
+                       Fit{"t32-2stages", 14, "sram", 14},      // 16 KiB of 228
+                       Fit{"t64-1stage", 7, "sram", 14},        // 32 KiB
+                       Fit{"t64-2stages", 3, "sram", 6},        // 64 KiB
+                       Fit{"t128-1stage", 1, "sram", 8},        // 128 KiB: the note's 8 t^2
+                       Fit{"128x128x32-2stages", 3, "sram", 24},
+                       Fit{"256x128x32-2stages", 1, "registers", 16},  // 160 KiB of 256
+                       Fit{"256x256x32-spill", 1, "sram", 8}}) {
+    SCOPED_TRACE(f.workload);
+    const RunConfig c = test::seed_config(kQ2 + "workloads/" + f.workload + ".yaml", {}, kH100);
+    EXPECT_EQ(c.occupancy.blocks_per_core, f.blocks_per_core);
+    EXPECT_EQ(c.occupancy.limited_by, f.limited_by);
+    EXPECT_EQ(c.occupancy.active_warps, f.active_warps);
+  }
+  // The spilled one holds 255 registers of its 288 and keeps 33 in local memory.
+  const RunConfig spill = test::seed_config(kQ2 + "workloads/256x256x32-spill.yaml", {}, kH100);
+  EXPECT_EQ(spill.analysis.footprint.registers_per_thread, 288u);
+  EXPECT_EQ(spill.analysis.footprint.spilled_registers_per_thread, 33u);
+}
+
+TEST(Question2, TilesThatDoNotFitAreRefusedWithTheNumbers) {
+  const auto refusal = [](const std::string& workload,
+                          const std::vector<std::string>& overrides = {}) -> std::string {
+    try {
+      test::seed_config(kQ2 + "workloads/" + workload + ".yaml", overrides, kH100);
+    } catch (const ConfigError& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << workload << " was not refused";
+    return "";
+  };
+  EXPECT_NE(refusal("t128-2stages")
+                .find("one block needs 256 KiB of SRAM (128 KiB of inputs x 2 "
+                      "stages) but a core has 228 KiB"),
+            std::string::npos);
+  EXPECT_NE(refusal("t256-1stage").find("one block needs 512 KiB of SRAM"), std::string::npos);
+  EXPECT_NE(refusal("256x256x32-2stages")
+                .find("one block needs 320 KiB of registers (1024 threads in 32 warps x 80 "
+                      "registers) but a core has 256 KiB"),
+            std::string::npos);
+  EXPECT_NE(refusal("256x256x32-2stages", {"workload.register_tile={m: 16, n: 16}"})
+                .find("a thread needs 288 registers (256 accumulators + 32 operand fragments + 0 "
+                      "overhead) but a thread may hold 255"),
+            std::string::npos);
+  EXPECT_NE(refusal("t64-2stages", {"workload.register_tile={m: 1, n: 1}"})
+                .find("one block has 4096 threads but a core runs at most 1024"),
+            std::string::npos);
+}
+
+// --- every question's workloads load on the machines its README runs them on ---
+
+std::vector<std::string> yaml_files(const std::string& folder, const std::string& except = "") {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(test::config_path(folder))) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".yaml" && name != except) files.push_back(folder + name);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(BundledConfigs, EveryQuestionsWorkloadsLoadOnItsMachines) {
+  struct Question {
+    std::vector<std::string> machines;
+    std::vector<std::string> workloads;
+  };
+  const std::string q1 = "questions/q1-local-vs-shared/", q3 = "questions/q3-l2-reuse/",
+                    q4 = "questions/q4-slow-past-ridge/";
+  std::vector<std::string> q3_machines = yaml_files(q3 + "hardware/");
+  q3_machines.insert(q3_machines.end(), {"hardware/seed.yaml", "hardware/seed-l2.yaml"});
+  // Question 2's refused tiles are checked above; the rest fit both of its machines.
+  std::vector<std::string> q2_fitting;
+  for (const std::string& w : yaml_files(kQ2 + "workloads/")) {
+    if (w.find("t128-2stages") == std::string::npos && w.find("t256-1stage") == std::string::npos &&
+        w.find("256x256x32-2stages") == std::string::npos) {
+      q2_fitting.push_back(w);
+    }
+  }
+  EXPECT_EQ(q2_fitting.size(), 8u);
+  for (const Question& q : {Question{{q1 + "machine.yaml"}, yaml_files(q1, "machine.yaml")},
+                            Question{{kH100, kQ2NoL2}, q2_fitting},
+                            Question{q3_machines, yaml_files(q3 + "workloads/")},
+                            Question{{q4 + "machine.yaml"}, yaml_files(q4, "machine.yaml")}}) {
+    EXPECT_FALSE(q.workloads.empty());
+    for (const std::string& machine : q.machines) {
+      for (const std::string& workload : q.workloads) {
+        SCOPED_TRACE(machine + " " + workload);
+        const RunConfig c = test::seed_config(workload, {}, machine);
+        EXPECT_GE(c.occupancy.blocks_per_core, 1u);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ridgeline
