@@ -195,12 +195,12 @@ pid_t start_ridgeline(const std::vector<std::string>& arguments, const std::stri
 }
 
 TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
-  // Four points of a few tenths of a second each, one at a time.
+  // Six points of about a tenth of a second each, two at a time.
   const std::string sweep =
       sweep_file("slow.yaml",
-                 "  set:\n    workload.m: 2048\n    workload.n: 2048\n    workload.k: 2048\n"
+                 "  set:\n    workload.m: 1536\n    workload.n: 1536\n    workload.k: 1536\n"
                  "    workload.tile: {m: 32, n: 32, k: 32}\n"
-                 "  axes:\n    - workload.stages: [1, 2, 3, 4]\n");
+                 "  axes:\n    - workload.stages: [1, 2, 3, 4, 5, 6]\n");
   const std::vector<std::string> arguments{"sweep", sweep, "-j", "2", "--out", path("out")};
   const pid_t pid = start_ridgeline(arguments, path("first.log"));
   // Kill it once the first point is written, while others are simulating.
@@ -224,7 +224,7 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
     }
   }
   ASSERT_FALSE(finished.empty());
-  ASSERT_LT(finished.size(), 4u) << "the sweep ended before it was killed: make its points slower";
+  ASSERT_LT(finished.size(), 6u) << "the sweep ended before it was killed: make its points slower";
   // The point being simulated died with the sweep (no orphan goes on to write its report).
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   for (const auto& entry : fs::directory_iterator(path("out/points"))) {
