@@ -381,7 +381,7 @@ std::string SweepEvaluator::compose_located(const Violation& violation, bool har
 
 void SweepEvaluator::add_inputs(Row& row) {
   for (std::size_t k = 0; k < keys_.size(); ++k) {
-    row.add(axis_columns_[k]) = keys_[k]->values[indices_[key_axis_[k]]].cell;
+    row.add(axis_columns_[k]).assign(keys_[k]->values[indices_[key_axis_[k]]].cell);
   }
 }
 

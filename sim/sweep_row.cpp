@@ -19,18 +19,12 @@ std::optional<double> Cell::number() const {
     case Kind::real:
       return real;
     case Kind::text:
-      if (std::isnan(real)) return std::nullopt;
-      return real;
+      if (std::isnan(text_number)) return std::nullopt;
+      return text_number;
     case Kind::empty:
       break;
   }
   return std::nullopt;
-}
-
-void Cell::set_text(std::string_view value) {
-  kind = Kind::text;
-  text.assign(value);
-  real = number_of_text(value);
 }
 
 bool Cell::operator==(const Cell& other) const {

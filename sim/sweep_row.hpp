@@ -16,12 +16,17 @@ namespace ridgeline {
 
 using ColumnId = std::uint32_t;
 
+/// The number a text stands for: a plain decimal ("64", "1.5") or a quantity with a unit, in
+/// the units result columns use (bytes, bytes/s, seconds, Hz, FLOP/cycle, ...). NaN otherwise.
+double number_of_text(std::string_view text);
+
 struct Cell {
   enum class Kind : std::uint8_t { empty, integer, real, text };
   Kind kind = Kind::empty;
   std::uint64_t integer = 0;
-  double real = 0;  ///< kind real: the value; kind text: its number if it reads as one, else NaN
+  double real = 0;  ///< kind real: the value
   std::string text;
+  double text_number = std::nan("");  ///< what `text` reads as (number_of_text), NaN if nothing
 
   void set_integer(std::uint64_t value) {
     kind = Kind::integer;
@@ -32,8 +37,25 @@ struct Cell {
     kind = std::isfinite(value) ? Kind::real : Kind::empty;
     real = value;
   }
-  /// A text stands for the number it reads as, if any (number_of_text).
-  void set_text(std::string_view value);
+  /// A text stands for the number it reads as, if any (number_of_text). The same text as this
+  /// cell held before costs a comparison.
+  void set_text(std::string_view value) {
+    if (text != value) {
+      text.assign(value);
+      text_number = number_of_text(value);
+    }
+    kind = Kind::text;
+  }
+  /// Takes `other`'s value, copying a text only when it differs.
+  void assign(const Cell& other) {
+    kind = other.kind;
+    integer = other.integer;
+    real = other.real;
+    if (other.kind == Kind::text && text != other.text) {
+      text = other.text;
+      text_number = other.text_number;
+    }
+  }
   /// The number this cell stands for, if any (a text such as "2TB/s" stands for 2e12).
   std::optional<double> number() const;
   bool operator==(const Cell& other) const;
@@ -141,10 +163,6 @@ std::string csv_header(const ColumnTable& columns);
 
 /// Reads a JSON line written by append_json_line back into `row`; false when it is not one.
 bool parse_json_line(std::string_view line, ColumnTable& columns, Row& row);
-
-/// The number a text stands for: a plain decimal ("64", "1.5") or a quantity with a unit, in
-/// the units result columns use (bytes, bytes/s, seconds, Hz, FLOP/cycle, ...). NaN otherwise.
-double number_of_text(std::string_view text);
 
 /// How the results show a real number: the shortest text that reads back to it.
 std::string format_real(double value);
