@@ -15,6 +15,7 @@ packages=(
   libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/
   gtkwave               # tests convert a VCD with its vcd2fst
+  parallel              # GNU parallel: the sweep test runs shards through it
 )
 
 missing=()
