@@ -30,6 +30,7 @@
 #include <systemc>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "models/sc_main_stub.hpp"
 
 namespace {
@@ -246,11 +247,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      // Repetitions arrive as iterations, or, with --benchmark_report_aggregates_only, as their
-      // median: either way the summary takes the median.
-      const bool median_aggregate =
-          run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if ((run.run_type != Run::RT_Iteration && !median_aggregate) || run.error_occurred) continue;
+      if (!ridgeline::bench::is_sample(run)) continue;
       const auto items = run.counters.find("items_per_second");
       if (items != run.counters.end())
         rates_[run.run_name.function_name].push_back(items->second.value);
@@ -338,11 +335,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   using Series = std::map<std::string, std::vector<double>>;
   static double median(const Series& series, const std::string& name) {
     auto it = series.find(name);
-    if (it == series.end() || it->second.empty()) return 0;
-    std::vector<double> values = it->second;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    return it == series.end() ? 0 : ridgeline::bench::median(it->second);
   }
   Series rates_;
   Series seconds_;

@@ -16,6 +16,7 @@ packages=(
   libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/
   gtkwave               # tests convert a VCD with its vcd2fst
+  parallel              # GNU parallel: the sweep test runs shards through it
 )
 for extra in "$@"; do
   case "$extra" in

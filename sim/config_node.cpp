@@ -55,8 +55,14 @@ ConfigNode::ConfigNode(YAML::Node node, std::string key_path,
       asked_(std::make_shared<std::set<std::string, std::less<>>>()) {}
 
 SourceLocation ConfigNode::location() const {
-  // A value set (or under a key set) on the command line points at that argument.
+  // A value set (or under a key set) on the command line points at that argument; one placed
+  // from another file, at its own line there.
   for (std::string path = key_path_; !path.empty();) {
+    if (auto it = document_->placed.find(path); it != document_->placed.end()) {
+      const YAML::Mark mark = node_.Mark();
+      if (mark.is_null()) return it->second;
+      return SourceLocation{it->second.source, mark.line + 1, mark.column + 1};
+    }
     if (auto it = document_->overridden.find(path); it != document_->overridden.end()) {
       return SourceLocation{"--set " + it->second, 0, 0};
     }
@@ -68,17 +74,34 @@ SourceLocation ConfigNode::location() const {
   if (below != document_->overridden.end() && below->first.rfind(key_path_ + ".", 0) == 0) {
     return SourceLocation{"--set " + below->second, 0, 0};
   }
+  const auto placed_below = document_->placed.lower_bound(key_path_ + ".");
+  if (placed_below != document_->placed.end() &&
+      placed_below->first.rfind(key_path_ + ".", 0) == 0) {
+    return SourceLocation{placed_below->second.source, 0, 0};
+  }
   const YAML::Mark mark = node_.Mark();
   if (mark.is_null()) return SourceLocation{document_->path, 0, 0};
   return SourceLocation{document_->path, mark.line + 1, mark.column + 1};
+}
+
+ConfigNode ConfigNode::find(std::string_view key_path) const {
+  // Recursion, not assignment: assigning a yaml-cpp handle would write into the tree.
+  if (key_path.size() <= key_path_.size() || !node_.IsMap()) return *this;
+  const std::string_view rest = key_path.substr(key_path_.empty() ? 0 : key_path_.size() + 1);
+  const auto next = optional(rest.substr(0, rest.find('.')));
+  return next ? next->find(key_path) : *this;
 }
 
 std::string ConfigNode::scalar_text_or_empty() const {
   return node_.IsScalar() ? node_.Scalar() : std::string();
 }
 
+ConfigError ConfigNode::error(const std::string& rule, const std::string& fix) const {
+  return ConfigError(location(), key_path_, scalar_text_or_empty(), rule, fix);
+}
+
 void ConfigNode::fail(const std::string& rule, const std::string& fix) const {
-  throw ConfigError(location(), key_path_, scalar_text_or_empty(), rule, fix);
+  throw error(rule, fix);
 }
 
 void ConfigNode::expect_map() const {
@@ -212,6 +235,36 @@ std::string ConfigNode::choice(const std::vector<std::string_view>& choices) con
 
 namespace {
 
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+// Puts `value` at root.parts[1].parts[2]..., making the maps on the way; `where` and
+// `value_text` name the override in errors.
+void set_at_path(YAML::Node& root, const std::vector<std::string>& parts, const YAML::Node& value,
+                 const SourceLocation& where, const std::string& value_text) {
+  // Walk with fresh handles (assigning to a yaml-cpp handle would rebind it, not the tree).
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
+      throw ConfigError(
+          where, fmt::format("{}", fmt::join(parts, ".")), value_text,
+          fmt::format("'{}' holds a single value, not keys",
+                      fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = value;
+}
+
 // Applies "a.b.c=value" under the document's root; the value is read as YAML.
 void apply_override(YAML::Node& root, std::string_view root_key, const std::string& assignment,
                     ConfigDocument& document) {
@@ -223,13 +276,7 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
   }
   const std::string path = assignment.substr(0, equals);
   const std::string value = assignment.substr(equals + 1);
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const auto dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+  const std::vector<std::string> parts = split_path(path);
   if (parts.front() != root_key) return;  // belongs to the other document
   if (parts.size() < 2 ||
       std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); })) {
@@ -242,28 +289,13 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
   } catch (const YAML::Exception& error) {
     throw ConfigError(where, path, value, "the value is not valid YAML: " + error.msg);
   }
-  // Walk with fresh handles (assigning to a yaml-cpp handle would rebind it, not the tree).
-  std::vector<YAML::Node> chain{root};
-  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
-    YAML::Node next = chain.back()[parts[i]];
-    if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
-      throw ConfigError(
-          where, path, value,
-          fmt::format("'{}' holds a single value, not keys",
-                      fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
-    }
-    chain.push_back(next);
-  }
-  chain.back()[parts.back()] = parsed;
+  set_at_path(root, parts, parsed, where, value);
   document.overridden[path] = assignment;
 }
 
 }  // namespace
 
-ConfigNode load_document(const std::string& path, std::string_view root,
-                         const std::vector<std::string>& overrides) {
-  auto document = std::make_shared<ConfigDocument>();
-  document->path = path;
+std::string read_config_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
@@ -281,15 +313,34 @@ ConfigNode load_document(const std::string& path, std::string_view root,
                       "the file is larger than 16 MiB, which no configuration is",
                       "check the path names a configuration file");
   }
+  return contents;
+}
+
+ConfigNode load_document(const std::string& path, std::string_view root,
+                         const std::vector<std::string>& overrides) {
+  return load_document_text(path, read_config_file(path), root, overrides);
+}
+
+ConfigNode load_document_text(const std::string& path, const std::string& text,
+                              std::string_view root, const std::vector<std::string>& overrides,
+                              const std::vector<PlacedValue>& placed) {
   YAML::Node top;
   try {
-    top = YAML::Load(contents);
+    top = YAML::Load(text);
   } catch (const YAML::Exception& error) {
     const int line = error.mark.is_null() ? 0 : error.mark.line + 1;
     const int column = error.mark.is_null() ? 0 : error.mark.column + 1;
     throw ConfigError(SourceLocation{path, line, column}, "", "", "malformed YAML: " + error.msg,
                       "fix the syntax at that position");
   }
+  return load_document_tree(path, top, root, overrides, placed);
+}
+
+ConfigNode load_document_tree(const std::string& path, YAML::Node top, std::string_view root,
+                              const std::vector<std::string>& overrides,
+                              const std::vector<PlacedValue>& placed) {
+  auto document = std::make_shared<ConfigDocument>();
+  document->path = path;
   const std::string fix = fmt::format("the file must start with '{}:' and its keys below it", root);
   if (!top.IsMap()) {
     throw ConfigError(SourceLocation{path, 1, 1}, "", "",
@@ -305,10 +356,28 @@ ConfigNode load_document(const std::string& path, std::string_view root,
   if (!body.IsMap())
     ConfigNode(body, std::string(root), document).fail("expected a map of keys", fix);
   for (const auto& assignment : overrides) apply_override(body, root, assignment, *document);
+  for (const PlacedValue& value : placed) {
+    const std::vector<std::string> parts = split_path(value.key_path);
+    if (parts.size() < 2 || parts.front() != root) continue;  // belongs to the other document
+    const YAML::Mark mark = value.value.Mark();
+    const SourceLocation where =
+        mark.is_null() ? value.where
+                       : SourceLocation{value.where.source, mark.line + 1, mark.column + 1};
+    set_at_path(body, parts, value.value, where,
+                value.value.IsScalar() ? value.value.Scalar() : std::string());
+    document->placed[value.key_path] = value.where;
+  }
   ConfigNode top_node(top, "", document);
   top_node.required(root);
   top_node.reject_unknown_keys();
   return ConfigNode(body, std::string(root), document);
+}
+
+std::string emit_document(const ConfigNode& document) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << document.key_path() << YAML::Value << document.yaml()
+      << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace ridgeline

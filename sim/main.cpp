@@ -1,4 +1,4 @@
-// The ridgeline command line: analyze, run, study.
+// The ridgeline command line: analyze, run, study, sweep, sweep-merge.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,6 +19,7 @@
 #include "sim/roofline_chart.hpp"
 #include "sim/simulate.hpp"
 #include "sim/study.hpp"
+#include "sim/sweep_runner.hpp"
 #include "sim/trace_options.hpp"
 
 namespace {
@@ -206,6 +207,43 @@ int main(int argc, char** argv) {
   study_command->add_option("--roofline", study.roofline_path,
                             "draw every workload on one roofline, as SVG to this file");
 
+  SweepOptions sweep;
+  sweep.jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string shard;
+  CLI::App* sweep_command = app.add_subcommand(
+      "sweep",
+      "run a design-space sweep (configs/sweeps/*.yaml): every point of its axes, results as "
+      "CSV and JSON lines, resumable, in shards for many machines");
+  sweep_command->add_option("SWEEP", sweep.sweep_path, "sweep file (YAML, top key 'sweep:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sweep_command
+      ->add_option("--out", sweep.out_directory,
+                   "results directory; run again with the same one to resume")
+      ->required();
+  sweep_command
+      ->add_option("-j,--jobs", sweep.jobs,
+                   "simulations run at once (default: the machine's cores)")
+      ->check(CLI::Range(1u, 1024u));
+  sweep_command->add_option("--shard", shard,
+                            "run only the I-th of N slices (points p with p mod N = I - 1), "
+                            "e.g. --shard 2/4; join them with sweep-merge");
+  sweep_command->add_flag("--analytical", sweep.analytical,
+                          "the analytical model only, in this process (no simulation)");
+  sweep_command
+      ->add_option("--point-timeout", sweep.point_timeout_s,
+                   "seconds a simulated point may run before it is killed and recorded failed")
+      ->check(CLI::PositiveNumber);
+
+  MergeOptions merge;
+  CLI::App* merge_command =
+      app.add_subcommand("sweep-merge", "join the results of a sweep's shards into one directory");
+  merge_command->add_option("DIRS", merge.directories, "the shards' results directories")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  merge_command->add_option("--out", merge.out_directory, "directory for the joined results")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -220,6 +258,11 @@ int main(int argc, char** argv) {
       read_trace_text(trace_text, options.traces);
       return run_command(options);
     }
+    if (sweep_command->parsed()) {
+      if (!shard.empty()) sweep.shard = parse_shard(shard);
+      return run_sweep(sweep);
+    }
+    if (merge_command->parsed()) return run_sweep_merge(merge);
     return run_study(study);
   } catch (const ConfigError& error) {
     std::cerr << "ridgeline: error: " << error.what() << '\n';

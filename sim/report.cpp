@@ -435,8 +435,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
-  std::vector<std::pair<std::string, std::string>> leaves;
+void for_each_leaf(const Json& json,
+                   const std::function<void(const std::string& path, const Json& leaf)>& visit) {
   auto walk = [&](auto&& self, const Json& node, const std::string& path) -> void {
     if (node.is_object()) {
       for (const auto& [key, value] : node.items())
@@ -452,18 +452,28 @@ std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
           if (key != "name") self(self, value, prefix + "." + key);
         }
       }
-    } else if (node.is_array()) {
-      std::string joined;
-      for (const auto& item : node) {
-        joined += (joined.empty() ? "" : ";") +
-                  (item.is_string() ? item.get<std::string>() : item.dump());
-      }
-      leaves.emplace_back(path, joined);
     } else {
-      leaves.emplace_back(path, node.is_string() ? node.get<std::string>() : node.dump());
+      visit(path, node);
     }
   };
   walk(walk, json, "");
+}
+
+std::string leaf_text(const Json& leaf) {
+  if (!leaf.is_array()) return leaf.is_string() ? leaf.get<std::string>() : leaf.dump();
+  std::string joined;
+  for (const auto& item : leaf) {
+    joined +=
+        (joined.empty() ? "" : ";") + (item.is_string() ? item.get<std::string>() : item.dump());
+  }
+  return joined;
+}
+
+std::vector<std::pair<std::string, std::string>> flatten(const Json& json) {
+  std::vector<std::pair<std::string, std::string>> leaves;
+  for_each_leaf(json, [&](const std::string& path, const Json& leaf) {
+    leaves.emplace_back(path, leaf_text(leaf));
+  });
   return leaves;
 }
 

@@ -2,6 +2,7 @@
 // JSON and CSV files. Every figure is derived here, once, from the counters.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -24,6 +25,14 @@ std::string report_csv(const Json& report);
 
 /// Leaves of `json` as (dotted path, value) in document order; lists are joined with ';'.
 std::vector<std::pair<std::string, std::string>> flatten(const Json& json);
+
+/// Calls `visit` with each leaf of `json` and its dotted path, in document order, as flatten
+/// names them: a list of named entries (memory levels) gives path.<name>.<key> leaves; any other
+/// list is one leaf.
+void for_each_leaf(const Json& json,
+                   const std::function<void(const std::string& path, const Json& leaf)>& visit);
+/// A leaf as flatten writes it: strings bare, numbers as JSON, lists joined with ';'.
+std::string leaf_text(const Json& leaf);
 
 /// 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t value);

@@ -12,9 +12,6 @@ namespace ridgeline {
 namespace {
 
 constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;  // keeps every byte count in 64 bits
-// A block's program is a graph of a few ops per K-step (or chunk), built in memory before the run
-// (about 1.2 KB a step): 65536 steps keep it under 100 MB where 2^24 would exhaust memory.
-constexpr std::uint64_t kMaxStepsPerBlock = std::uint64_t{1} << 16;
 
 DataType parse_data_type(const ConfigNode& node) {
   std::vector<std::string_view> names;
@@ -30,21 +27,9 @@ std::uint64_t dimension(const ConfigNode& node) {
   return value;
 }
 
-// `tile` divides `whole` and is no larger.
-void check_divides(const ConfigNode& tile_node, std::uint64_t tile, std::uint64_t whole,
-                   const char* matrix_dim) {
-  if (tile > whole) {
-    tile_node.fail(fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
-                   fmt::format("use a tile of at most {}", whole));
-  }
-  if (whole % tile != 0) {
-    tile_node.fail(fmt::format("the tile does not divide the matrix ({} = {})", matrix_dim, whole),
-                   "choose a divisor of it");
-  }
-}
-
-// block_order: {kind: row_major | column_major | grouped, group: G} over a grid of `grid_rows`.
-BlockOrderParams parse_block_order(const ConfigNode& order, std::uint64_t grid_rows) {
+// block_order: {kind: row_major | column_major | grouped, group: G}. That a group spans at most
+// the grid's block rows is check_rules(GemmSpec).
+BlockOrderParams parse_block_order(const ConfigNode& order) {
   BlockOrderParams params;
   const std::string kind = order.required("kind").choice({"row_major", "column_major", "grouped"});
   params.kind = kind == "grouped"        ? BlockOrderKind::grouped
@@ -53,11 +38,6 @@ BlockOrderParams parse_block_order(const ConfigNode& order, std::uint64_t grid_r
   if (params.kind == BlockOrderKind::grouped) {
     const ConfigNode group = order.required("group");
     params.group = group.positive_count();
-    if (params.group > grid_rows) {
-      group.fail(
-          fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
-          fmt::format("use a group of at most {}", grid_rows));
-    }
   } else if (auto group = order.optional("group")) {
     group->fail("applies only to kind: grouped", "remove it, or use kind: grouped");
   }
@@ -93,17 +73,6 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   spec.n = dimension(w.required("n"));
   spec.k = dimension(w.required("k"));
   spec.dtype = parse_data_type(w.required("dtype"));
-  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes: keep it, and
-  // F = 2 M N K, within 63 bits.
-  using u128 = unsigned __int128;
-  const u128 products = u128{spec.m} * spec.n * spec.k;
-  const u128 largest = 2 * products * element_bytes(spec.dtype) + u128{spec.m} * spec.n * 8;
-  if (largest >= (u128{1} << 63)) {
-    w.fail(fmt::format(
-               "M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
-               spec.m, spec.n, spec.k),
-           "reduce the matrix sizes");
-  }
   spec.accumulator = default_accumulator(spec.dtype);
   if (auto accumulator = w.optional("accumulator"))
     spec.accumulator = parse_data_type(*accumulator);
@@ -119,24 +88,9 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   const ConfigNode tile_k = tile.required("k");
   spec.tile = TileShape{tile_m.positive_count(), tile_n.positive_count(), tile_k.positive_count()};
   tile.reject_unknown_keys();
-  check_divides(tile_m, spec.tile.m, spec.m, "m");
-  check_divides(tile_n, spec.tile.n, spec.n, "n");
-  check_divides(tile_k, spec.tile.k, spec.k, "k");
-
-  if (spec.k / spec.tile.k > kMaxStepsPerBlock) {
-    tile_k.fail(
-        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program",
-                    spec.k, spec.tile.k, spec.k / spec.tile.k, kMaxStepsPerBlock),
-        "use a larger tile.k");
-  }
 
   const ConfigNode stages = w.required("stages");
   spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
-  if (spec.stages > spec.k / spec.tile.k && spec.stages > 1) {
-    stages.fail(fmt::format("more stages than K-steps ({} / {} = {})", spec.k, spec.tile.k,
-                            spec.k / spec.tile.k),
-                "use at most that many");
-  }
 
   if (auto registers = w.optional("register_tile")) {
     if (spec.strategy == GemmStrategy::no_reuse) {
@@ -147,17 +101,10 @@ GemmSpec parse_gemm(const ConfigNode& w) {
     const ConfigNode r_n = registers->required("n");
     spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
     registers->reject_unknown_keys();
-    if (spec.tile.m % spec.register_tile.m != 0) {
-      r_m.fail(fmt::format("must divide tile.m = {}", spec.tile.m));
-    }
-    if (spec.tile.n % spec.register_tile.n != 0) {
-      r_n.fail(fmt::format("must divide tile.n = {}", spec.tile.n));
-    }
   }
   parse_thread_registers(w, spec);
-  if (auto order = w.optional("block_order")) {
-    spec.block_order = parse_block_order(*order, spec.m / spec.tile.m);
-  }
+  if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
+  // The rules between these values are check_rules(GemmSpec), applied by parse_workload.
   return spec;
 }
 
@@ -205,12 +152,19 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
 
 }  // namespace
 
-WorkloadSpec parse_workload(const ConfigNode& w) {
+WorkloadSpec parse_workload_fields(const ConfigNode& w) {
   const std::string kind = w.required("kind").choice({"gemm", "vector_add", "memory_trace"});
   WorkloadSpec spec = kind == "gemm"           ? WorkloadSpec{parse_gemm(w)}
                       : kind == "memory_trace" ? WorkloadSpec{parse_memory_trace(w)}
                                                : WorkloadSpec{parse_vector_add(w)};
   w.reject_unknown_keys();
+  return spec;
+}
+
+WorkloadSpec parse_workload(const ConfigNode& w) {
+  WorkloadSpec spec = parse_workload_fields(w);
+  if (auto violation = check_rules(spec))
+    w.find(violation->key_path).fail(violation->rule, violation->fix);
   return spec;
 }
 

@@ -41,6 +41,74 @@ std::string describe(const GemmSpec& s) {
   return text;
 }
 
+namespace {
+
+// `tile` divides `whole` and is no larger.
+std::optional<Violation> check_divides(const char* key, std::uint64_t tile, std::uint64_t whole,
+                                       const char* matrix_dim) {
+  if (tile > whole) {
+    return Violation{key,
+                     fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
+                     fmt::format("use a tile of at most {}", whole)};
+  }
+  if (whole % tile != 0) {
+    return Violation{
+        key, fmt::format("the tile does not divide the matrix ({} = {})", matrix_dim, whole),
+        "choose a divisor of it"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Violation> check_rules(const GemmSpec& s) {
+  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes: keep it, and
+  // F = 2 M N K, within 63 bits.
+  using u128 = unsigned __int128;
+  const u128 products = u128{s.m} * s.n * s.k;
+  const u128 largest = 2 * products * element_bytes(s.dtype) + u128{s.m} * s.n * 8;
+  if (largest >= (u128{1} << 63)) {
+    return Violation{
+        "workload",
+        fmt::format(
+            "M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
+            s.m, s.n, s.k),
+        "reduce the matrix sizes"};
+  }
+  if (auto v = check_divides("workload.tile.m", s.tile.m, s.m, "m")) return v;
+  if (auto v = check_divides("workload.tile.n", s.tile.n, s.n, "n")) return v;
+  if (auto v = check_divides("workload.tile.k", s.tile.k, s.k, "k")) return v;
+  if (s.k / s.tile.k > kMaxStepsPerBlock) {
+    return Violation{
+        "workload.tile.k",
+        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program",
+                    s.k, s.tile.k, s.k / s.tile.k, kMaxStepsPerBlock),
+        "use a larger tile.k"};
+  }
+  if (s.stages > s.k / s.tile.k && s.stages > 1) {
+    return Violation{
+        "workload.stages",
+        fmt::format("more stages than K-steps ({} / {} = {})", s.k, s.tile.k, s.k / s.tile.k),
+        "use at most that many"};
+  }
+  if (s.tile.m % s.register_tile.m != 0) {
+    return Violation{"workload.register_tile.m", fmt::format("must divide tile.m = {}", s.tile.m),
+                     ""};
+  }
+  if (s.tile.n % s.register_tile.n != 0) {
+    return Violation{"workload.register_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
+                     ""};
+  }
+  const std::uint64_t grid_rows = s.m / s.tile.m;
+  if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > grid_rows) {
+    return Violation{
+        "workload.block_order.group",
+        fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
+        fmt::format("use a group of at most {}", grid_rows)};
+  }
+  return std::nullopt;
+}
+
 std::uint64_t threads_per_block(const GemmSpec& s) {
   return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
 }

@@ -32,6 +32,7 @@
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/violation.hpp"
 
 namespace ridgeline {
 
@@ -69,6 +70,10 @@ struct GemmSpec {
 };
 
 std::string describe(const GemmSpec& spec);
+/// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
+/// matrix, stages <= K-steps, the register tile divides the tile, a block-order group spans at
+/// most the grid's block rows. The first one broken, if any.
+std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
 /// Threads per block: one per register tile of the block's outputs.

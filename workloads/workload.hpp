@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -55,6 +56,12 @@ inline std::string short_label(const WorkloadSpec& spec) {
   return "vector add";
 }
 
+/// The rules between a workload's values (see check_rules of each spec). vector_add has none
+/// beyond what reading it checks.
+inline std::optional<Violation> check_rules(const WorkloadSpec& spec) {
+  if (const auto* gemm = std::get_if<GemmSpec>(&spec)) return check_rules(*gemm);
+  return std::nullopt;
+}
 inline DataType compute_type(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return s.dtype; }, spec);
 }

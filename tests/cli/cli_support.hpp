@@ -25,7 +25,7 @@ inline std::string slurp(const std::string& path) {
   return text.str();
 }
 
-/// Runs `ridgeline ARGUMENTS` (a shell command line).
+/// Runs `ridgeline ARGUMENTS` through the shell and waits for it.
 inline Outcome ridgeline(const std::string& arguments) {
   const std::string base = ::testing::TempDir() + "ridgeline_cli_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name();

@@ -14,9 +14,8 @@ namespace ridgeline {
 namespace {
 
 using test::Outcome;
+using test::ridgeline;
 using test::slurp;
-
-Outcome ridgeline(const std::string& arguments) { return test::ridgeline(arguments); }
 
 const std::string kSeed = test::config_path("hardware/seed.yaml");
 const std::string kT64 = test::config_path("workloads/seed/gemm-4096-t64-double.yaml");
