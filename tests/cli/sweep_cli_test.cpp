@@ -213,6 +213,19 @@ TEST_F(SweepCli, KilledSweepResumesLosingNothingAndRunningNothingTwice) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
 
+  // What the kill left is whole lines, the first points' rows in order (each is one write).
+  const std::string left = slurp(path("out/results.jsonl"));
+  ASSERT_FALSE(left.empty());
+  EXPECT_EQ(left.back(), '\n') << "a line cut short";
+  std::istringstream left_lines(left);
+  std::uint64_t next_point = 0;
+  for (std::string line; std::getline(left_lines, line);) {
+    EXPECT_EQ(nlohmann::json::parse(line)["point"], next_point++);
+  }
+  const std::string left_csv = slurp(path("out/results.csv"));
+  EXPECT_LE(std::count(left_csv.begin(), left_csv.end(), '\n'), next_point + 1);
+  EXPECT_TRUE(left_csv.empty() || left_csv.back() == '\n') << "a line cut short";
+
   // What was finished (a simulated point's report is its record), and how it was left.
   std::map<std::string, std::pair<ino_t, std::int64_t>> finished;
   for (const auto& entry : fs::directory_iterator(path("out/points"))) {
