@@ -101,8 +101,11 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
   Svg svg(width, height);
   draw_title(svg, fmt::format("{}: the {} over the other axes, by {} and {}", fig.label,
                               fig.maximize ? "highest" : "lowest", ax.name, ay.name));
+  // Ids unique on a page that holds a map per figure (SVG inline in HTML shares one id space).
+  const std::string hatch = fmt::format("heat-map-{}-hatch", figure);
+  const std::string gradient = fmt::format("heat-map-{}-scale", figure);
   svg.open("defs", {});
-  svg.open("pattern", {{"id", "hatch"},
+  svg.open("pattern", {{"id", hatch},
                        {"width", "6"},
                        {"height", "6"},
                        {"patternUnits", "userSpaceOnUse"},
@@ -115,7 +118,8 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
                        {"stroke", "#b0b0b0"},
                        {"stroke-width", "2"}});
   svg.close("pattern");
-  svg.open("linearGradient", {{"id", "scale"}, {"x1", "0"}, {"x2", "1"}, {"y1", "0"}, {"y2", "0"}});
+  svg.open("linearGradient",
+           {{"id", gradient}, {"x1", "0"}, {"x2", "1"}, {"y1", "0"}, {"y2", "0"}});
   for (int s = 0; s <= 8; ++s) {
     const double at = s / 8.0;  // position of the value: low to high
     svg.element("stop", {{"offset", svg_number(at)},
@@ -198,7 +202,7 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
                                                                   : "no point";
         a.insert(a.begin(), {"class", "cell empty"});
         a.push_back({"data-state", state});
-        a.push_back({"fill", c.ok + c.failed + c.skipped > 0 ? "url(#hatch)" : "#fafafa"});
+        a.push_back({"fill", c.ok + c.failed + c.skipped > 0 ? "url(#" + hatch + ")" : "#fafafa"});
         text = state;
         text_colour = "#555";
         svg.open("rect", a);
@@ -241,7 +245,7 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
                          {"y", svg_number(legend_top)},
                          {"width", svg_number(kLegendWidth)},
                          {"height", svg_number(kLegendHeight)},
-                         {"fill", "url(#scale)"},
+                         {"fill", "url(#" + gradient + ")"},
                          {"data-low", data_number(low)},
                          {"data-high", data_number(high)}});
     std::vector<double> marks{low, high};
@@ -276,7 +280,7 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
                        {"y", svg_number(legend_top)},
                        {"width", "18"},
                        {"height", svg_number(kLegendHeight)},
-                       {"fill", "url(#hatch)"},
+                       {"fill", "url(#" + hatch + ")"},
                        {"stroke", "#999"}});
   svg.element("text",
               {{"x", svg_number(hx + 24)}, {"y", svg_number(legend_top + 10)}, {"font-size", "11"}},

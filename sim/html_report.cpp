@@ -28,7 +28,7 @@ th { background: #f0f0f0; }
 .note { color: #555; font-size: 0.88em; }
 .columns { display: flex; flex-wrap: wrap; gap: 16px; } .columns > div { flex: 1; min-width: 280px; }
 .charts { display: flex; flex-wrap: wrap; gap: 12px; } .charts > .chart { flex: 1 1 440px; }
-td.text { text-align: left; } .scroll { overflow-x: auto; }
+td.text, th.text { text-align: left; } .scroll { overflow-x: auto; }
 @media print { body { background: white; } main { max-width: none; } .chart, .card { break-inside: avoid; } }
 )";
 

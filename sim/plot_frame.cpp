@@ -10,11 +10,19 @@ namespace ridgeline {
 namespace {
 
 constexpr double kCharPx = 6.6;            // a 12 px label character, on average
-constexpr std::size_t kTooltipPoints = 8;  // coinciding points named in a dot's tooltip
+constexpr std::size_t kTooltipPoints = 3;  // coinciding points named in a dot's tooltip
 
 }  // namespace
 
 std::string data_number(double value) { return fmt::format("{}", value); }
+
+std::string listed_points(const std::vector<std::uint64_t>& points) {
+  std::string text;
+  for (std::size_t i = 0; i < points.size() && i < kListedPoints; ++i) {
+    text += (text.empty() ? "" : " ") + std::to_string(points[i]);
+  }
+  return text;
+}
 
 bool x_labels_crowd(const PlotFrame& frame) {
   if (frame.x_ticks.size() < 2) return false;
@@ -127,10 +135,9 @@ void DotSet::add(double px, double py, std::uint64_t point, double x_value, doub
 
 void DotSet::draw(Svg& svg) const {
   for (const Dot& dot : dots_) {
-    std::string points;
-    for (std::uint64_t p : dot.points) points += (points.empty() ? "" : " ") + std::to_string(p);
     svg.open("circle", {{"class", class_},
-                        {"data-point", points},
+                        {"data-point", listed_points(dot.points)},
+                        {"data-count", std::to_string(dot.points.size())},
                         {"data-x", data_number(dot.x_value)},
                         {"data-y", data_number(dot.y_value)},
                         {"cx", svg_number(dot.px)},

@@ -38,9 +38,13 @@ void draw_x_tick_labels(Svg& svg, const Scale& x, const std::vector<Tick>& ticks
 /// Draws the frame into `svg` (whose height leaves room for the x labels below y.from_px()).
 void draw_frame(Svg& svg, const PlotFrame& frame);
 
+/// Points a marker lists in data-point; data-count says how many it stands for.
+inline constexpr std::size_t kListedPoints = 32;
+
 /// Dots of one kind (an svg class), at most one per half pixel: points that coincide on the
-/// chart are one dot whose data-point lists them all (in the order added) and whose tooltip
-/// names the first few. data-x / data-y hold the first point's values.
+/// chart are one dot whose data-point lists them (the first kListedPoints, in the order added),
+/// data-count counts them and whose tooltip names the first few. data-x / data-y hold the first
+/// point's values. A chart's size thus depends on its pixels, not on the sweep's points.
 class DotSet {
  public:
   DotSet(std::string css_class, std::string colour, double radius);
@@ -61,6 +65,9 @@ class DotSet {
   std::vector<Dot> dots_;
   std::map<std::pair<long, long>, std::size_t> at_;
 };
+
+/// "3 8 13": the first kListedPoints of `points`, for data-point.
+std::string listed_points(const std::vector<std::uint64_t>& points);
 
 /// A number as data attributes hold it: the shortest text that reads back to the same double.
 std::string data_number(double value);

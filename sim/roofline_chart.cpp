@@ -19,7 +19,8 @@ constexpr double kWidth = 780, kHeight = 500;
 constexpr double kLeft = 90, kRight = 200, kTop = 44, kBottom = 64;  // kRight holds the legend
 constexpr std::size_t kLegendSeries = 20;  // more series: the rest counted, not listed
 constexpr std::size_t kRidgeLabels = 4;    // more ridge points: their values in tooltips only
-constexpr std::size_t kTooltipNotes = 8;   // points drawn as one marker, named in its tooltip
+constexpr std::size_t kTooltipNotes = 3;   // points drawn as one marker, named in its tooltip
+constexpr std::size_t kListedPoints = 32;  // and in its data-point (data-count counts them all)
 
 // Intensities read as plain numbers (0.01, 0.25, 20) until they are large enough for a prefix.
 std::string intensity_text(double value) {
@@ -335,8 +336,10 @@ std::string render_roofline_svg(const RooflineChart& chart) {
     Svg::Attributes common{{"data-series", p.series}};
     if (!p.point.empty()) {
       std::string points;
-      for (const auto* q : m.all) points += (points.empty() ? "" : " ") + q->point;
+      for (std::size_t i = 0; i < m.all.size() && i < kListedPoints; ++i)
+        points += (points.empty() ? "" : " ") + m.all[i]->point;
       common.push_back({"data-point", points});
+      common.push_back({"data-count", std::to_string(m.all.size())});
     }
     if (!p.level.empty()) {
       // At an inner level's intensity: a square, hollow or filled like the kernel's points.

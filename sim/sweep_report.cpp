@@ -209,11 +209,12 @@ std::string render_sweep_report(const SweepTable& table, const SweepReportAxes& 
 
   // Best point per objective.
   add("<h2>Best point per objective</h2>\n<div class=\"scroll\"><table>\n<tr><th>objective</th>"
-      "<th>goal</th><th>expression</th><th>value</th><th>point</th><th>inputs</th></tr>\n");
+      "<th>value</th><th>point</th><th class=\"text\">inputs</th></tr>\n");
   for (const Json& best : summary["best"]) {
     const std::string name = best["objective"].get<std::string>();
-    add("<tr>" + td(name) + td(best["goal"].get<std::string>()) +
-        td(best["expression"].get<std::string>(), "", true));
+    add(fmt::format("<tr><td>{}<div class=\"note\">{} {}</div></td>", xml_escape(name),
+                    xml_escape(best["goal"].get<std::string>()),
+                    xml_escape(best["expression"].get<std::string>())));
     if (best.contains("point")) {
       add(td(number_text(best["value"].get<double>()), "best." + name + ".value") +
           td(std::to_string(best["point"].get<std::uint64_t>()), "best." + name + ".point") +
@@ -260,7 +261,7 @@ std::string render_sweep_report(const SweepTable& table, const SweepReportAxes& 
     const auto& objectives = table.pareto_objectives();
     add(
         fmt::format("<div class=\"scroll\"><table id=\"pareto-points\">\n<tr><th>point</th>"
-                    "<th>{}</th><th>{}</th><th>inputs</th></tr>\n",
+                    "<th>{}</th><th>{}</th><th class=\"text\">inputs</th></tr>\n",
                     xml_escape(objectives[0].name), xml_escape(objectives[1].name)));
     for (const Json& p : summary["pareto"]["points"]) {
       add("<tr>" + td(std::to_string(p["point"].get<std::uint64_t>())) +
@@ -303,8 +304,8 @@ std::string render_sweep_report(const SweepTable& table, const SweepReportAxes& 
                                  summary["points"]["skipped"].get<std::uint64_t>();
   add(fmt::format("<h2>Failed and skipped points ({})</h2>\n", problems));
   if (problems > 0) {
-    add("<div class=\"scroll\"><table id=\"problems\">\n<tr><th>point</th><th>status</th>"
-        "<th>inputs</th><th>reason</th></tr>\n");
+    add("<div class=\"scroll\"><table id=\"problems\">\n<tr><th>point</th><th class=\"text\">"
+        "status</th><th class=\"text\">inputs</th><th class=\"text\">reason</th></tr>\n");
     std::size_t listed = 0;
     for (std::size_t i = 0; i < table.points().size() && listed < kProblemRows; ++i) {
       const SweepPoint& p = table.points()[i];

@@ -141,6 +141,13 @@ TEST_F(SweepReport, PagesAreSelfContainedAndEveryChartIsXml) {
   }
   XmlDoc roofline(slurp(path("roofline.svg")), "roofline.svg");
   EXPECT_NE(roofline.doc, nullptr);
+  // Inline SVGs share the page's ids: a chart's pattern or gradient must not be another's.
+  std::set<std::string> ids;
+  const std::regex id_attribute(" id=\"([^\"]+)\"");
+  for (auto it = std::sregex_iterator(html_.begin(), html_.end(), id_attribute);
+       it != std::sregex_iterator(); ++it) {
+    EXPECT_TRUE(ids.insert((*it)[1]).second) << (*it)[1];
+  }
 }
 
 TEST_F(SweepReport, SummaryAndProblemsAreTheSweeps) {
