@@ -71,8 +71,7 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& 
       clock_(clock),
       kernel_(kernel),
       wakeups_(wakeups),
-      wakeup_index_(wakeups.add(*this)),
-      slots_(params.max_resident_blocks) {
+      wakeup_index_(wakeups.add(*this)) {
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);
   payload_.set_byte_enable_ptr(nullptr);
@@ -283,8 +282,11 @@ void Core::admit_blocks(Time t) {
       no_more_blocks_ = true;
       break;
     }
+    // Slots grow with the blocks actually resident, not with max_resident_blocks (up to 65536 a
+    // core): memory follows what the run uses.
     std::uint32_t slot = 0;
-    while (slots_[slot].active) ++slot;
+    while (slot < slots_.size() && slots_[slot].active) ++slot;
+    if (slot == slots_.size()) slots_.emplace_back();
     BlockSlot& block = slots_[slot];
     const Program& program = kernel_.program_for(*coord);
     block.active = true;

@@ -11,6 +11,10 @@
 
 namespace ridgeline {
 
+/// A block's program is a graph of a few ops per K-step (or chunk), built in memory before the run
+/// (about 1.2 KB a step): 65536 steps keep it under 100 MB where 2^24 would exhaust memory.
+constexpr std::uint64_t kMaxStepsPerBlock = std::uint64_t{1} << 16;
+
 struct Kernel {
   std::string name;                            ///< for reports, e.g. "gemm tiled 64x64x64"
   DataType compute_type = DataType::fp32;      ///< format the compute unit executes

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs Ridgeline's build and test dependencies from Debian's packages.
 # Quiet and fast when everything is already there: it only asks dpkg which packages are missing.
+# Usage: scripts/bootstrap.sh [fuzz] [valgrind]   (extra tools for scripts/fuzz.sh, valgrind.sh)
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,13 @@ packages=(
   gtkwave               # tests convert a VCD with its vcd2fst
   parallel              # GNU parallel: the sweep test runs shards through it
 )
+for extra in "$@"; do
+  case "$extra" in
+    fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;  # libFuzzer and its sanitizer runtimes
+    valgrind) packages+=(valgrind) ;;
+    *) echo "bootstrap: unknown extra '$extra' (fuzz, valgrind)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -152,6 +152,9 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   config.hardware = parse_hardware(hardware);
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
   config.workload = parse_workload(workload);
+  const YAML::Mark mark = workload.yaml().Mark();
+  config.workload_location = SourceLocation{workload_path, mark.is_null() ? 0 : mark.line + 1,
+                                            mark.is_null() ? 0 : mark.column + 1};
   if (auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
     scan_memory_trace(workload, *trace, config.hardware);  // no FLOPs: no data type to check
   } else if (auto violation = check_data_type(config.hardware, config.workload)) {

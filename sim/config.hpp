@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/hardware.hpp"
+#include "sim/config_error.hpp"
 #include "workloads/analysis.hpp"
 #include "workloads/violation.hpp"
 #include "workloads/workload.hpp"
@@ -17,6 +18,7 @@ struct RunConfig {
   std::string hardware_path;
   std::string workload_path;
   std::vector<std::string> overrides;  ///< "key.path=value", in command-line order
+  SourceLocation workload_location;    ///< the workload's position, for rules on the whole run
   HardwareParams hardware;
   WorkloadSpec workload;
   Analysis analysis;    ///< the seed note's model for this workload on this hardware

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace ridgeline {
 
@@ -34,6 +35,10 @@ class ConfigError : public std::runtime_error {
   std::string value_;
   std::string rule_;
 };
+
+/// `text` as one printable line: control characters escaped (\n, \x1b), cut after `max_chars`
+/// with "...". Messages quote what the user wrote, binary garbage included.
+std::string printable(std::string_view text, std::size_t max_chars = 80);
 
 /// The exit code for bad input (files, flags, values).
 inline constexpr int kExitBadInput = 2;

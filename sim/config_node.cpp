@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 namespace ridgeline {
 
@@ -121,7 +120,10 @@ std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {
   expect_map();
   asked_->emplace(key);
   for (const auto& entry : node_) {
-    if (entry.first.IsScalar() && entry.first.Scalar() == key) return child(entry.second, key);
+    // A list or map used as a key ('? [a, b]') would otherwise read as a missing key.
+    if (!entry.first.IsScalar())
+      ConfigNode(entry.first, key_path_, document_).fail("a key must be a plain name");
+    if (entry.first.Scalar() == key) return child(entry.second, key);
   }
   return std::nullopt;
 }
@@ -138,7 +140,8 @@ ConfigNode ConfigNode::required(std::string_view key) const {
   for (const auto& entry : node_) {
     if (!entry.first.IsScalar() || asked_->count(entry.first.Scalar()) != 0) continue;
     if (did_you_mean(entry.first.Scalar(), {std::string(key)})) {
-      const ConfigNode typo(entry.first, missing_path, document_);
+      // Located as the misspelt key itself, which a --set may have created.
+      const ConfigNode typo = child(entry.first, entry.first.Scalar());
       throw ConfigError(typo.location(), missing_path, "",
                         fmt::format("missing required key '{}' in {}; found unknown key '{}'", key,
                                     where, entry.first.Scalar()),
@@ -195,6 +198,12 @@ std::uint64_t ConfigNode::count() const {
 std::uint64_t ConfigNode::positive_count() const {
   const std::uint64_t value = count();
   if (value == 0) fail("must be at least 1");
+  return value;
+}
+
+std::uint64_t ConfigNode::positive_count_at_most(std::uint64_t limit, std::string_view why) const {
+  const std::uint64_t value = positive_count();
+  if (value > limit) fail(fmt::format("must be at most {}", limit), std::string(why));
   return value;
 }
 
@@ -292,9 +301,19 @@ std::string read_config_file(const std::string& path) {
     throw ConfigError(SourceLocation{path, 0, 0}, "", "", "cannot open the file",
                       "check the path and that it is readable");
   }
-  std::stringstream contents;
-  contents << file.rdbuf();
-  return contents.str();
+  // A configuration is a few KB; reading stops past 16 MiB, so that /dev/zero or a wrong file of
+  // gigabytes is refused instead of exhausting memory.
+  constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+  std::string contents;
+  char chunk[1 << 16];
+  while (contents.size() <= kMaxFileBytes && file.read(chunk, sizeof(chunk)).gcount() > 0)
+    contents.append(chunk, static_cast<std::size_t>(file.gcount()));
+  if (contents.size() > kMaxFileBytes) {
+    throw ConfigError(SourceLocation{path, 0, 0}, "", "",
+                      "the file is larger than 16 MiB, which no configuration is",
+                      "check the path names a configuration file");
+  }
+  return contents;
 }
 
 ConfigNode load_document(const std::string& path, std::string_view root,
@@ -332,6 +351,10 @@ ConfigNode load_document_tree(const std::string& path, YAML::Node top, std::stri
     throw ConfigError(SourceLocation{path, 1, 1}, std::string(root), "",
                       fmt::format("missing top-level key '{}'", root), fix);
   }
+  // Overrides go below the root: a root holding a single value ('hardware: fast') is the file's
+  // fault, and is named as such before any --set is applied to it.
+  if (!body.IsMap())
+    ConfigNode(body, std::string(root), document).fail("expected a map of keys", fix);
   for (const auto& assignment : overrides) apply_override(body, root, assignment, *document);
   for (const PlacedValue& value : placed) {
     const std::vector<std::string> parts = split_path(value.key_path);

@@ -57,8 +57,10 @@ class ConfigNode {
 
   // --- scalars ---
   std::string text() const;
-  std::uint64_t count() const;                                 ///< a whole number >= 0
-  std::uint64_t positive_count() const;                        ///< a whole number >= 1
+  std::uint64_t count() const;           ///< a whole number >= 0
+  std::uint64_t positive_count() const;  ///< a whole number >= 1
+  /// A whole number from 1 to `limit`; `why` (may be empty) says what a larger value would break.
+  std::uint64_t positive_count_at_most(std::uint64_t limit, std::string_view why = {}) const;
   std::uint64_t quantity(Dimension dimension) const;           ///< >= 0
   std::uint64_t positive_quantity(Dimension dimension) const;  ///< > 0
   /// One of `choices`, exactly.

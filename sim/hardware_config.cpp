@@ -11,9 +11,7 @@ namespace ridgeline {
 namespace {
 
 std::uint32_t small_count(const ConfigNode& node, std::uint64_t limit) {
-  const std::uint64_t value = node.positive_count();
-  if (value > limit) node.fail(fmt::format("must be at most {}", limit));
-  return static_cast<std::uint32_t>(value);
+  return static_cast<std::uint32_t>(node.positive_count_at_most(limit));
 }
 
 // Threads, warps and registers (all optional: docs/CONFIG.md gives each default). Reads the
@@ -122,7 +120,9 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   }
 
   const ConfigNode cores = hardware.required("cores");
-  params.cores = small_count(cores.required("count"), 1u << 20);
+  // Each core is a SystemC module of about 5 KB elaborated before the run: 2^20 of them took 5 GB
+  // and minutes; 65536 stay within a few hundred MB.
+  params.cores = small_count(cores.required("count"), 1u << 16);
   params.core.max_resident_blocks = small_count(cores.required("max_resident_blocks"), 1u << 16);
 
   const ConfigNode sram = cores.required("sram");
@@ -146,7 +146,8 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
       hbm.required("bandwidth").positive_quantity(Dimension::bandwidth);
   params.hbm.access_latency = Time::from_ps(hbm.required("latency").quantity(Dimension::time));
   params.hbm.channels = small_count(hbm.required("channels"), 1u << 16);
-  params.hbm.interleave_bytes = hbm.required("interleave").positive_quantity(Dimension::bytes);
+  const ConfigNode interleave = hbm.required("interleave");
+  params.hbm.interleave_bytes = interleave.positive_quantity(Dimension::bytes);
   params.core.max_bytes_in_flight =
       hbm.required("max_bytes_in_flight_per_core").positive_quantity(Dimension::bytes);
   if (auto requests = hbm.optional("max_requests_in_flight_per_core")) {
@@ -154,6 +155,14 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
         small_count(*requests, std::numeric_limits<std::uint32_t>::max());
   }
   parse_hbm_organisation(hbm, params.hbm);
+  // The HBM model maps addresses by stripes of interleave x channels x pseudo-channels bytes.
+  if (params.hbm.interleave_bytes >
+      std::numeric_limits<std::uint64_t>::max() / params.hbm.units()) {
+    interleave.fail(
+        "interleave x channels x pseudo_channels (one stripe over all of them) must fit "
+        "in 64 bits",
+        "use an interleave of at most a few KiB, as memories do");
+  }
   hbm.reject_unknown_keys();
   if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
   hardware.reject_unknown_keys();

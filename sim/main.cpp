@@ -1,5 +1,9 @@
 // The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -8,6 +12,7 @@
 #include "models/sc_main_stub.hpp"
 #include "sim/config.hpp"
 #include "sim/config_error.hpp"
+#include "sim/config_node.hpp"
 #include "sim/html_report.hpp"
 #include "sim/output_file.hpp"
 #include "sim/report.hpp"
@@ -146,6 +151,27 @@ int run_command(const RunOptions& options) {
   return 0;
 }
 
+// A command-line mistake as one line, like a ConfigError: what is wrong and where to look. CLI11's
+// own message is two lines and says "a subcommand is required" for a misspelt one.
+std::string command_line_error(const CLI::App& app, int argc, char** argv,
+                               const CLI::ParseError& error) {
+  const std::vector<const CLI::App*> commands = app.get_subcommands({});
+  const auto named = std::find_if(commands.begin(), commands.end(),
+                                  [](const CLI::App* command) { return command->parsed(); });
+  if (named == commands.end() && argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* command : commands) names.push_back(command->get_name());
+    std::string fix = fmt::format("commands: {}", fmt::join(names, ", "));
+    if (auto suggestion = did_you_mean(argv[1], names))
+      fix = "did you mean '" + *suggestion + "'? " + fix;
+    return printable(fmt::format("unknown command '{}' ({})", argv[1], fix), 4096);
+  }
+  const std::string help = named == commands.end()
+                               ? "ridgeline --help"
+                               : "ridgeline " + (*named)->get_name() + " --help";
+  return printable(fmt::format("{} (see '{}')", error.what(), help), 4096);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -255,8 +281,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? 0 : kExitBadInput;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    std::cerr << "ridgeline: error: " << command_line_error(app, argc, argv, error) << '\n';
+    return kExitBadInput;
   }
 
   try {
@@ -279,7 +306,10 @@ int main(int argc, char** argv) {
     std::cerr << "ridgeline: error: " << error.what() << '\n';
     return kExitBadInput;
   } catch (const std::exception& error) {
-    std::cerr << "ridgeline: internal error: " << error.what() << '\n';
+    std::cerr << "ridgeline: internal error: " << printable(error.what(), 4096) << '\n';
+    return 1;
+  } catch (...) {
+    std::cerr << "ridgeline: internal error: an exception of unknown type\n";
     return 1;
   }
 }

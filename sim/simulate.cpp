@@ -4,6 +4,7 @@
 
 #include "sim/accelerator.hpp"
 #include "sim/activity_fanout.hpp"
+#include "sim/run_limits.hpp"
 #include "sim/tracer.hpp"
 
 namespace ridgeline {
@@ -111,6 +112,7 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const TraceOp
 // A trace has no blocks: its players replay it, streaming, and the time is the last completion.
 SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
                                 const TraceOptions& traces, ActivityObserver* also) {
+  check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
   TraceReader reader(spec.path);
   Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
   run_traced(accelerator, config, traces, also);
@@ -131,6 +133,7 @@ SimulationResult simulate(const RunConfig& config, const TraceOptions& traces,
     return simulate_trace(config, *trace, traces, also);
   }
   const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
+  check_simulated_time_fits(config, simulated_time_bound_ps(config, kernel));
   Accelerator accelerator("top", config.hardware, kernel);
   run_traced(accelerator, config, traces, also);
 

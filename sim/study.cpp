@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "sim/output_file.hpp"
 #include "sim/report.hpp"
 #include "sim/roofline_chart.hpp"
+#include "sim/run_limits.hpp"
 
 namespace ridgeline {
 
@@ -46,6 +48,8 @@ int run_study(const StudyOptions& options) {
   std::vector<RunConfig> configs;
   for (const auto& path : options.workload_paths) {
     configs.push_back(load_config(options.hardware_path, path, options.overrides));
+    // A run that cannot be simulated is bad input like any other: refused before anything runs.
+    if (!options.analytical_only) check_simulated_time_fits(configs.back());
   }
   const RunConfig& first = configs.front();
   // Labels pad to the longest, so columns line up past the usual 20 characters.
@@ -111,7 +115,10 @@ int run_study(const StudyOptions& options) {
     for (std::size_t i = 0; i < configs.size(); ++i) {
       const RunConfig& c = configs[i];
       if (results[i].exit_code != 0) {
-        fmt::print("  {:<20} failed: {}\n", label(short_label(c.workload)), results[i].error_text);
+        std::string error = results[i].error_text;
+        while (!error.empty() && std::isspace(static_cast<unsigned char>(error.back())))
+          error.pop_back();
+        fmt::print("  {:<20} failed: {}\n", label(short_label(c.workload)), error);
         exit_code = 1;
         continue;
       }

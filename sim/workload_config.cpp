@@ -90,8 +90,7 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   tile.reject_unknown_keys();
 
   const ConfigNode stages = w.required("stages");
-  spec.stages =
-      static_cast<std::uint32_t>(std::min<std::uint64_t>(stages.positive_count(), 1u << 20));
+  spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
 
   if (auto registers = w.optional("register_tile")) {
     if (spec.strategy == GemmStrategy::no_reuse) {
@@ -117,21 +116,32 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   spec.dtype = parse_data_type(w.required("dtype"));
   // Defaults: 4096-element chunks, 16 per block, two in flight (documented in docs/CONFIG.md).
   spec.chunk_elements = 4096;
-  if (auto chunk = w.optional("chunk_elements")) spec.chunk_elements = chunk->positive_count();
+  const auto chunk = w.optional("chunk_elements");
+  if (chunk) spec.chunk_elements = chunk->positive_count_at_most(kMaxElements);
   spec.block_elements = 16 * spec.chunk_elements;
-  if (auto block = w.optional("block_elements")) {
-    spec.block_elements = block->positive_count();
+  const auto block = w.optional("block_elements");
+  if (block) {
+    spec.block_elements = block->positive_count_at_most(kMaxElements);
     if (spec.block_elements % spec.chunk_elements != 0) {
       block->fail(fmt::format("must be a multiple of chunk_elements = {}", spec.chunk_elements));
     }
   }
   spec.stages = 2;
-  if (auto stages = w.optional("stages")) {
-    spec.stages =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(stages->positive_count(), 1u << 20));
-  }
+  if (auto stages = w.optional("stages"))
+    spec.stages = static_cast<std::uint32_t>(stages->positive_count_at_most(kMaxStepsPerBlock));
   spec.block_elements = std::min(spec.block_elements, spec.length);
   spec.chunk_elements = std::min(spec.chunk_elements, spec.block_elements);
+  const std::uint64_t chunks =
+      (spec.block_elements + spec.chunk_elements - 1) / spec.chunk_elements;
+  if (chunks > kMaxStepsPerBlock) {
+    (block   ? *block
+     : chunk ? *chunk
+             : w)
+        .fail(fmt::format("a block would load {} chunks of {} elements; at most {} fit a block's "
+                          "program",
+                          chunks, spec.chunk_elements, kMaxStepsPerBlock),
+              "use a larger chunk_elements or a smaller block_elements");
+  }
   spec.threads = std::min<std::uint64_t>(256, spec.chunk_elements);
   if (auto threads = w.optional("threads")) {
     spec.threads = threads->positive_count();

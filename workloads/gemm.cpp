@@ -78,6 +78,13 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   if (auto v = check_divides("workload.tile.m", s.tile.m, s.m, "m")) return v;
   if (auto v = check_divides("workload.tile.n", s.tile.n, s.n, "n")) return v;
   if (auto v = check_divides("workload.tile.k", s.tile.k, s.k, "k")) return v;
+  if (s.k / s.tile.k > kMaxStepsPerBlock) {
+    return Violation{
+        "workload.tile.k",
+        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program",
+                    s.k, s.tile.k, s.k / s.tile.k, kMaxStepsPerBlock),
+        "use a larger tile.k"};
+  }
   if (s.stages > s.k / s.tile.k && s.stages > 1) {
     return Violation{
         "workload.stages",

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs short simulations and an analysis under valgrind's memcheck: any invalid read or write, use
+# of uninitialised memory, or memory definitely or indirectly lost fails the script. Memory still
+# reachable at exit (SystemC's kernel and its globals, which it never frees) is not an error.
+# Usage: scripts/valgrind.sh   (builds build/ first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh valgrind
+scripts/build.sh >/dev/null
+build_dir=${RIDGELINE_BUILD_DIR:-build}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+check() {  # check EXIT_CODE NAME ridgeline-arguments...
+  local expected=$1 name=$2
+  shift 2
+  local status=0
+  valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    --track-origins=yes --log-file="$out/$name.log" "$build_dir/ridgeline" "$@" \
+    >/dev/null 2>"$out/$name.stderr" || status=$?
+  if [[ $status -ne $expected || -s "$out/$name.log" ]]; then
+    echo "valgrind: $name: FAILED (exit $status, expected $expected)" >&2
+    cat "$out/$name.log" "$out/$name.stderr" >&2
+    exit 1
+  fi
+  echo "valgrind: $name: clean"
+}
+seed=configs/hardware/seed.yaml
+check 0 gemm-double-buffered run $seed configs/workloads/seed/gemm-4096-t32-double.yaml \
+  --set workload.m=256 --set workload.n=256 --set workload.k=256 --json "$out/gemm.json" \
+  --csv "$out/gemm.csv"
+check 0 gemm-no-reuse run $seed configs/workloads/seed/gemm-4x4-no-reuse.yaml
+check 0 vector-add-short-last-block run $seed configs/workloads/vector-add.yaml \
+  --set workload.length=1000003
+check 0 analyze analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml --json "$out/a.json"
+check 2 bad-input analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml \
+  --set workload.tile.m=48
