@@ -2,6 +2,8 @@
 # Regenerates the pictures the README shows, with Ridgeline's own commands:
 #   docs/images/seed-roofline.svg  every row of the seed study on one roofline
 #   docs/images/report.png         the HTML report of one run, rendered by headless Chromium
+#   docs/images/sweep-report.png   the report of configs/sweeps/tile-capacity.yaml (simulated;
+#                                  its top: summary and heat maps), likewise
 #   docs/images/gtkwave-double-buffering.png, gtkwave-single-buffering.png
 #                                  core 0 of the seed's t = 128 GEMM with two stages and with
 #                                  one: `ridgeline run --vcd` of 60 us in the run's steady state,
@@ -30,10 +32,20 @@ if ! command -v chromium >/dev/null; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium >&2
 fi
 # No network for the page (it needs none) and none for the browser's own services.
-chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$profile" --hide-scrollbars --window-size=1000,1500 \
-  --screenshot="$out/report.png" "file://$report" 2>/dev/null
+# $1: the page, $2: the PNG, $3: the window's height.
+screenshot() {
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$profile" --hide-scrollbars --window-size=1000,"$3" \
+    --screenshot="$2" "file://$1" 2>/dev/null
+}
+screenshot "$report" "$out/report.png" 1500
+
+sweep=$(mktemp -d)
+trap 'rm -rf "$report" "$profile" "$sweep"' EXIT
+"$build_dir/ridgeline" sweep configs/sweeps/tile-capacity.yaml --out "$sweep/capacity" \
+  -j "$(nproc)" --report "$sweep/capacity.html" >/dev/null 2>&1
+screenshot "$sweep/capacity.html" "$out/sweep-report.png" 1280
 
 missing=()
 for tool in gtkwave:gtkwave xvfb-run:xvfb xwd:x11-apps xwdtopnm:netpbm xauth:xauth; do
@@ -46,7 +58,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     "${missing[@]}" >&2
 fi
 waves=$(mktemp -d)
-trap 'rm -rf "$report" "$profile" "$waves"' EXIT
+trap 'rm -rf "$report" "$profile" "$sweep" "$waves"' EXIT
 # Opens $1 (a .gtkw) in GTKWave, waits for it to draw, captures the screen into $2 (PNG).
 cat >"$waves/shot.sh" <<'SHOT'
 #!/usr/bin/env bash
@@ -65,4 +77,4 @@ for stages in double single; do
   xvfb-run -a -s "-screen 0 1400x900x24" "$waves/shot.sh" "$waves/$stages.gtkw" \
     "$out/gtkwave-$stages-buffering.png"
 done
-echo "wrote $out/seed-roofline.svg, $out/report.png and $out/gtkwave-{double,single}-buffering.png"
+echo "wrote $out/seed-roofline.svg, $out/report.png, $out/sweep-report.png and $out/gtkwave-{double,single}-buffering.png"

@@ -27,6 +27,8 @@ th { background: #f0f0f0; }
 .chart svg { max-width: 100%; height: auto; display: block; }
 .note { color: #555; font-size: 0.88em; }
 .columns { display: flex; flex-wrap: wrap; gap: 16px; } .columns > div { flex: 1; min-width: 280px; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; } .charts > .chart { flex: 1 1 440px; }
+td.text, th.text { text-align: left; } .scroll { overflow-x: auto; }
 @media print { body { background: white; } main { max-width: none; } .chart, .card { break-inside: avoid; } }
 )";
 
@@ -121,6 +123,18 @@ std::string key_values(const Json& object) {
 
 }  // namespace
 
+std::string html_page_start(const std::string& title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>Ridgeline: {}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
+      xml_escape(title), kStyle);
+}
+
+std::string html_page_end() {
+  return "<p class=\"note\">Made by Ridgeline.</p>\n</main>\n</body>\n</html>\n";
+}
+
 std::string render_html_report(const Json& report, const BusyTimeline* busy_timeline) {
   const Json& analytical = report["analytical"];
   const bool simulated = report.contains("simulated");
@@ -128,10 +142,7 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
   std::string html;
   auto add = [&](const std::string& text) { html += text; };
 
-  add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-  add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-  add(fmt::format("<title>Ridgeline: {}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
-                  xml_escape(title), kStyle));
+  add(html_page_start(title));
   add(fmt::format(
       "<h1>{}</h1>\n<div class=\"subtitle\">on {}: {} cores, P = {}FLOP/s, BW = {}B/s, ridge {} "
       "FLOP/byte</div>\n",
@@ -269,7 +280,7 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
                   report["config"]["overrides"].empty()
                       ? ""
                       : ", with --set " + xml_escape(report["config"]["overrides"].dump())));
-  add("<p class=\"note\">Made by Ridgeline.</p>\n</main>\n</body>\n</html>\n");
+  add(html_page_end());
   return html;
 }
 

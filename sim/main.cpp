@@ -1,4 +1,4 @@
-// The ridgeline command line: analyze, run, study, sweep, sweep-merge.
+// The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,6 +19,7 @@
 #include "sim/roofline_chart.hpp"
 #include "sim/simulate.hpp"
 #include "sim/study.hpp"
+#include "sim/sweep_report.hpp"
 #include "sim/sweep_runner.hpp"
 #include "sim/trace_options.hpp"
 
@@ -107,6 +108,19 @@ void read_trace_text(const TraceText& text, TraceOptions& traces) {
                       "add --vcd FILE or --timeline FILE");
   }
   check_trace_options(traces);
+}
+
+// The sweep report's options, shared by `sweep --report` and `sweep-report`.
+void add_sweep_report_arguments(CLI::App& command, SweepReportOptions& report) {
+  command.add_option("--roofline", report.roofline_path,
+                     "draw every ok point on one roofline (a roof per machine) as SVG to this "
+                     "file");
+  command.add_option("--color-by", report.color_by,
+                     "colour the roofline's points by this axis (default: the first axis that "
+                     "varies), e.g. workload.tile");
+  command.add_option("--heatmap", report.heatmap,
+                     "the heat map's two axes, AXIS,AXIS (default: the first two that vary), "
+                     "e.g. hardware,workload.tile");
 }
 
 void add_config_arguments(CLI::App& command, RunOptions& options) {
@@ -259,6 +273,12 @@ int main(int argc, char** argv) {
                    "seconds a simulated point may run before it is killed and recorded failed")
       ->check(kPointTimeout);
 
+  sweep_command->add_option(
+      "--report", sweep.report.html_path,
+      "at the end, write the sweep's report (summary, heat map, Pareto front, time and FLOP/s "
+      "by axis, roofline, failed and skipped points) as one self-contained HTML file");
+  add_sweep_report_arguments(*sweep_command, sweep.report);
+
   MergeOptions merge;
   CLI::App* merge_command =
       app.add_subcommand("sweep-merge", "join the results of a sweep's shards into one directory");
@@ -267,6 +287,20 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   merge_command->add_option("--out", merge.out_directory, "directory for the joined results")
       ->required();
+
+  std::string report_directory;
+  SweepReportOptions report;
+  CLI::App* report_command = app.add_subcommand(
+      "sweep-report",
+      "draw a sweep's results (a finished, resumed or merged --out directory) as an HTML report: "
+      "summary, heat map, Pareto front, time and FLOP/s by axis, roofline, failed and skipped "
+      "points");
+  report_command->add_option("DIR", report_directory, "the sweep's results directory")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  report_command->add_option("--out", report.html_path, "the report, one self-contained HTML file")
+      ->required();
+  add_sweep_report_arguments(*report_command, report);
 
   try {
     app.parse(argc, argv);
@@ -287,6 +321,10 @@ int main(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (merge_command->parsed()) return run_sweep_merge(merge);
+    if (report_command->parsed()) {
+      write_sweep_report(report_directory, report);
+      return 0;
+    }
     return run_study(study);
   } catch (const ConfigError& error) {
     std::cerr << "ridgeline: error: " << error.what() << '\n';

@@ -1,11 +1,14 @@
 // The roofline as a picture: log-log axes (FLOP/byte, FLOP/s), the compute ceiling, one memory
 // slope per level with its ridge point marked, and each kernel twice: where the analytical model
-// puts it (hollow) and where the simulation measured it (filled).
+// puts it (hollow) and where the simulation measured it (filled). A sweep over hardware draws
+// each machine's roof on the one chart.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "sim/chart_scale.hpp"
 #include "sim/report.hpp"
 
 namespace ridgeline {
@@ -15,18 +18,29 @@ struct RooflineChart {
     std::string name;        ///< "HBM", "L2", "SRAM"
     double bytes_per_s = 0;  ///< the slope
   };
+  /// One machine's ceilings for the data type: the compute roof and a slope per memory level.
+  struct Roof {
+    std::string name;  ///< the machine, in tooltips (and the legend when there are several)
+    double peak_flop_per_s = 0;
+    std::string peak_label;  ///< e.g. "P = 20 TFLOP/s (fp32)"
+    std::vector<Level> levels;
+    std::string colour;  ///< empty: black (a second roof's are grey)
+  };
   struct Point {
     std::string series;  ///< legend entry: a workload, or a swept value
     double intensity_flop_per_byte = 0;
     double flop_per_s = 0;
     bool simulated = false;  ///< measured (filled) or analytical (hollow)
     std::string level;       ///< empty: I at HBM; else I at that level (hierarchical roofline)
+    std::string point;       ///< a sweep's point number (data-point), empty for none
+    std::string note;        ///< more for its tooltip (a sweep point's inputs)
   };
   std::string title;
-  double peak_flop_per_s = 0;
-  std::string peak_label;  ///< e.g. "P = 20 TFLOP/s (fp32)"
-  std::vector<Level> levels;
+  std::vector<Roof> roofs;  ///< one for a run or study; one per machine for a sweep
   std::vector<Point> points;
+  std::string legend_title;  ///< above the series in the legend (the axis they are coloured by)
+  /// Colours of series; a series not here takes the palette's next colour.
+  std::map<std::string, std::string> series_colours;
 };
 
 /// One series per report (`run`/`analyze` JSON): the analytical point, and the simulated one
@@ -35,9 +49,8 @@ struct RooflineChart {
 /// named `series[i]`, else the workload's label. Ceilings come from the first report.
 RooflineChart roofline_of(const std::vector<Json>& reports, const std::vector<std::string>& series);
 
+/// Markers of one series and kind that would land on the same pixel are drawn once, their
+/// tooltips joined: a sweep of a million points draws what can be seen.
 std::string render_roofline_svg(const RooflineChart& chart);
-
-/// 2e13 -> "20 T", 1.5e9 -> "1.5 G": SI prefixes for chart labels.
-std::string si(double value, int significant = 3);
 
 }  // namespace ridgeline

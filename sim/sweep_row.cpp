@@ -12,6 +12,20 @@
 
 namespace ridgeline {
 
+std::string cell_text(const Cell& cell) {
+  switch (cell.kind) {
+    case Cell::Kind::integer:
+      return std::to_string(cell.integer);
+    case Cell::Kind::real:
+      return format_real(cell.real);
+    case Cell::Kind::text:
+      return cell.text;
+    case Cell::Kind::empty:
+      break;
+  }
+  return "";
+}
+
 std::optional<double> Cell::number() const {
   switch (kind) {
     case Kind::integer:

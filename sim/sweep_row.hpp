@@ -61,6 +61,9 @@ struct Cell {
   bool operator==(const Cell& other) const;
 };
 
+/// A cell's value as text: as the CSV writes it, empty for no value.
+std::string cell_text(const Cell& cell);
+
 /// Every column name met so far, and the order of the CSV header.
 class ColumnTable {
  public:

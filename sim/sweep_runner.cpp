@@ -231,6 +231,11 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
 
 int run_sweep(const SweepOptions& options) {
   const SweepSpec spec = load_sweep(options.sweep_path);
+  if (options.report.any()) {  // a misspelt axis is told now, not after the sweep
+    std::vector<std::string> axes;
+    for (const SweptKey* key : spec.swept_keys()) axes.push_back(key->key_path);
+    check_report_axes(options.report, axes);
+  }
   const Shard shard = options.shard.value_or(Shard{});
   ColumnTable columns;
   SweepEvaluator evaluator(spec, columns);
@@ -286,6 +291,7 @@ int run_sweep(const SweepOptions& options) {
   results.flush();
   progress.done();
   finish(summary, options.out_directory);
+  write_sweep_report(options.out_directory, options.report);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/sweep_report.hpp"
 #include "sim/sweep_spec.hpp"
 
 namespace ridgeline {
@@ -24,6 +25,7 @@ struct SweepOptions {
   std::optional<Shard> shard;
   bool analytical = false;
   double point_timeout_s = 0;  ///< 0: no limit
+  SweepReportOptions report;   ///< pictures written from the results at the end
 };
 
 /// Runs (or resumes) the sweep, prints the summary on stdout; returns the exit code.

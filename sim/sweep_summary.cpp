@@ -7,24 +7,6 @@
 
 namespace ridgeline {
 
-namespace {
-
-std::string cell_text(const Cell& cell) {
-  switch (cell.kind) {
-    case Cell::Kind::integer:
-      return std::to_string(cell.integer);
-    case Cell::Kind::real:
-      return format_real(cell.real);
-    case Cell::Kind::text:
-      return cell.text;
-    case Cell::Kind::empty:
-      break;
-  }
-  return "";
-}
-
-}  // namespace
-
 SweepSummary::SweepSummary(const std::vector<Objective>& objectives,
                            const std::vector<std::string>& pareto, ColumnTable& columns)
     : columns_(columns), objectives_(objectives), best_(objectives.size()) {

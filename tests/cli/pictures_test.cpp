@@ -1,9 +1,5 @@
 // The pictures are valid XML / self-contained HTML, and their numbers are the JSON's.
 #include <gtest/gtest.h>
-#include <libxml/HTMLparser.h>
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
-#include <libxml/xpathInternals.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -11,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/cli/xml_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -23,26 +20,7 @@ std::string slurp(const std::string& path) {
   return text.str();
 }
 
-// Every node the XPath expression selects, as attribute `attribute` (or text when empty).
-std::vector<std::string> select(xmlDocPtr doc, const std::string& xpath,
-                                const std::string& attribute = "") {
-  std::vector<std::string> values;
-  xmlXPathContextPtr context = xmlXPathNewContext(doc);
-  xmlXPathRegisterNs(context, BAD_CAST "svg", BAD_CAST "http://www.w3.org/2000/svg");
-  xmlXPathObjectPtr result = xmlXPathEvalExpression(BAD_CAST xpath.c_str(), context);
-  if (result != nullptr && result->nodesetval != nullptr) {
-    for (int i = 0; i < result->nodesetval->nodeNr; ++i) {
-      xmlNodePtr node = result->nodesetval->nodeTab[i];
-      xmlChar* text = attribute.empty() ? xmlNodeGetContent(node)
-                                        : xmlGetProp(node, BAD_CAST attribute.c_str());
-      values.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-      xmlFree(text);
-    }
-  }
-  xmlXPathFreeObject(result);
-  xmlXPathFreeContext(context);
-  return values;
-}
+using test::select;
 
 class Pictures : public ::testing::Test {
  protected:
@@ -106,15 +84,7 @@ TEST_F(Pictures, RooflineSvgIsValidXmlWithTheRunsNumbers) {
 
 TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
   const std::string html = slurp(base_ + ".html");
-  // Nothing fetched from anywhere: no scripts, stylesheets, images or frames by reference.
-  for (const char* forbidden : {"<script", "<link", "src=", "@import", "url("}) {
-    EXPECT_EQ(html.find(forbidden), std::string::npos) << forbidden;
-  }
-  std::size_t at = 0;
-  while ((at = html.find("http", at)) != std::string::npos) {
-    EXPECT_EQ(html.compare(at, 26, "http://www.w3.org/2000/svg"), 0) << html.substr(at, 60);
-    ++at;
-  }
+  test::expect_self_contained(html);
   htmlDocPtr doc =
       htmlReadMemory(html.data(), static_cast<int>(html.size()), "report.html", "utf-8",
                      HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
