@@ -16,17 +16,7 @@ using test::config_path;
 class ConfigTest : public ::testing::Test {
  protected:
   // Writes `text` to a temporary file and returns its path.
-  std::string file(const std::string& text) {
-    const std::string path =
-        ::testing::TempDir() + "ridgeline_config_" + std::to_string(files_.size()) + "_" +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  void TearDown() override {
-    for (const auto& path : files_) std::remove(path.c_str());
-  }
+  std::string file(const std::string& text) { return scratch_.write("config", text); }
 
   // Loads and expects a ConfigError whose message contains every part.
   ConfigError expect_error(const std::string& hardware, const std::string& workload,
@@ -65,7 +55,7 @@ class ConfigTest : public ::testing::Test {
 )" + hbm_block);
   }
 
-  std::vector<std::string> files_;
+  test::ScratchFiles scratch_;
 };
 
 TEST_F(ConfigTest, ValidFilesLoad) {
