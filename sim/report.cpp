@@ -127,6 +127,7 @@ Json workload_json(const WorkloadSpec& spec) {
     w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
     w["stages"] = g->stages;
     w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+    if (g->warp_tile) w["warp_tile"] = {{"m", g->warp_tile->m}, {"n", g->warp_tile->n}};
     w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
   } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
     w.update(memory_trace_workload_json(*t));

@@ -302,7 +302,9 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed-l2.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"},
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t128-double.yaml"},
-      {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"}};
+      {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml"},
+      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"}};
   ColumnTable columns;
   ShapeCache shapes;
   Row typed, from_json;
