@@ -24,4 +24,16 @@ inline double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+/// Runs the benchmarks registered (as the command line selects), then prints the summary that
+/// `Reporter` (a ConsoleReporter with PrintSummary) gathered from them.
+template <typename Reporter>
+int run_and_summarize(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  Reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintSummary();
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace ridgeline::bench

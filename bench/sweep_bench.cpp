@@ -192,10 +192,5 @@ int main(int argc, char** argv) {
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime()
       ->Iterations(1);
-  benchmark::Initialize(&argc, argv);
-  SummaryReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.PrintSummary();
-  benchmark::Shutdown();
-  return 0;
+  return ridgeline::bench::run_and_summarize<SummaryReporter>(argc, argv);
 }

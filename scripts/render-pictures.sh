@@ -41,11 +41,11 @@ screenshot() {
 }
 screenshot "$report" "$out/report.png" 1500
 
-sweep=$(mktemp -d)
-trap 'rm -rf "$report" "$profile" "$sweep"' EXIT
-"$build_dir/ridgeline" sweep configs/sweeps/tile-capacity.yaml --out "$sweep/capacity" \
-  -j "$(nproc)" --report "$sweep/capacity.html" >/dev/null 2>&1
-screenshot "$sweep/capacity.html" "$out/sweep-report.png" 1280
+# In the README's own results folder, so that the page names the path a reader would use.
+rm -rf results/capacity
+"$build_dir/ridgeline" sweep configs/sweeps/tile-capacity.yaml --out results/capacity \
+  -j "$(nproc)" --report results/capacity/report.html >/dev/null 2>&1
+screenshot "$PWD/results/capacity/report.html" "$out/sweep-report.png" 1280
 
 missing=()
 for tool in gtkwave:gtkwave xvfb-run:xvfb xwd:x11-apps xwdtopnm:netpbm xauth:xauth; do
@@ -58,7 +58,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     "${missing[@]}" >&2
 fi
 waves=$(mktemp -d)
-trap 'rm -rf "$report" "$profile" "$sweep" "$waves"' EXIT
+trap 'rm -rf "$report" "$profile" "$waves"' EXIT
 # Opens $1 (a .gtkw) in GTKWave, waits for it to draw, captures the screen into $2 (PNG).
 cat >"$waves/shot.sh" <<'SHOT'
 #!/usr/bin/env bash

@@ -77,6 +77,20 @@ std::optional<Violation> check_threads(const HardwareParams& hw, const WorkloadS
   const auto* gemm = std::get_if<GemmSpec>(&workload);
   const std::string threads_key = gemm ? "workload.register_tile" : "workload.threads";
   const std::string threads_fallback = gemm ? "workload.tile" : "";
+  if (gemm && gemm->warp_tile) {
+    // A warp tile is what one warp's threads compute together: exactly a warp of register tiles.
+    const RegisterTile& w = *gemm->warp_tile;
+    const RegisterTile& r = gemm->register_tile;
+    const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);
+    if (threads != limits.warp_size) {
+      return Violation{"workload.warp_tile",
+                       fmt::format("a warp tile of {} x {} with a register tile of {} x {} has {} "
+                                   "threads but a warp has {} (hardware.cores.warp_size)",
+                                   w.m, w.n, r.m, r.n, threads, limits.warp_size),
+                       "choose warp_tile so that (m / register_tile.m) x (n / register_tile.n) "
+                       "equals the warp size"};
+    }
+  }
   if (limits.max_threads_per_block != 0 && f.threads > limits.max_threads_per_block) {
     return Violation{threads_key,
                      fmt::format("one block has {} threads but a core runs at most {} "

@@ -135,6 +135,10 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.integer("workload.stages", g->stages);
     c.integer("workload.register_tile.m", g->register_tile.m);
     c.integer("workload.register_tile.n", g->register_tile.n);
+    if (g->warp_tile) {
+      c.integer("workload.warp_tile.m", g->warp_tile->m);
+      c.integer("workload.warp_tile.n", g->warp_tile->n);
+    }
     c.text("workload.block_order.kind", name_of(g->block_order.kind));
     c.integer("workload.block_order.group", g->block_order.group);
   } else if (const auto* t = std::get_if<MemoryTraceSpec>(&config.workload)) {

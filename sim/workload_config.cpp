@@ -102,6 +102,17 @@ GemmSpec parse_gemm(const ConfigNode& w) {
     spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
     registers->reject_unknown_keys();
   }
+  if (auto warp = w.optional("warp_tile")) {
+    if (spec.strategy != GemmStrategy::tiled) {
+      warp->fail(
+          fmt::format("{} reads no operand from SRAM for a warp to share", name_of(spec.strategy)),
+          "use strategy: tiled, or leave warp_tile out");
+    }
+    const ConfigNode w_m = warp->required("m");
+    const ConfigNode w_n = warp->required("n");
+    spec.warp_tile = RegisterTile{w_m.positive_count(), w_n.positive_count()};
+    warp->reject_unknown_keys();
+  }
   parse_thread_registers(w, spec);
   if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
   // The rules between these values are check_rules(GemmSpec), applied by parse_workload.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/config.hpp"
 
@@ -43,5 +44,29 @@ inline nlohmann::json run_report(const std::string& hardware, const std::string&
   std::remove(json_path.c_str());
   return report;
 }
+
+/// Files a test writes for itself, named after the test, removed when the test ends.
+class ScratchFiles {
+ public:
+  ScratchFiles() = default;
+  ScratchFiles(const ScratchFiles&) = delete;
+  ScratchFiles& operator=(const ScratchFiles&) = delete;
+  ~ScratchFiles() {
+    for (const auto& path : paths_) std::remove(path.c_str());
+  }
+
+  /// Writes `text` to a new file "ridgeline_<prefix>_<n>_<test>.yaml" and returns its path.
+  std::string write(const std::string& prefix, const std::string& text) {
+    const std::string path =
+        ::testing::TempDir() + "ridgeline_" + prefix + "_" + std::to_string(paths_.size()) + "_" +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
+    std::ofstream(path) << text;
+    paths_.push_back(path);
+    return path;
+  }
+
+ private:
+  std::vector<std::string> paths_;
+};
 
 }  // namespace ridgeline::test

@@ -33,6 +33,7 @@ std::string describe(const GemmSpec& s) {
   if (s.register_tile.m != 1 || s.register_tile.n != 1) {
     text += fmt::format(", {}x{} per thread", s.register_tile.m, s.register_tile.n);
   }
+  if (s.warp_tile) text += fmt::format(", {}x{} per warp", s.warp_tile->m, s.warp_tile->n);
   if (s.block_order.kind == BlockOrderKind::grouped) {
     text += fmt::format(", blocks grouped by {}", s.block_order.group);
   } else if (s.block_order.kind == BlockOrderKind::column_major) {
@@ -81,8 +82,8 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   if (s.k / s.tile.k > kMaxStepsPerBlock) {
     return Violation{
         "workload.tile.k",
-        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program",
-                    s.k, s.tile.k, s.k / s.tile.k, kMaxStepsPerBlock),
+        fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program", s.k,
+                    s.tile.k, s.k / s.tile.k, kMaxStepsPerBlock),
         "use a larger tile.k"};
   }
   if (s.stages > s.k / s.tile.k && s.stages > 1) {
@@ -99,6 +100,27 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
     return Violation{"workload.register_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
                      ""};
   }
+  if (s.warp_tile) {
+    const RegisterTile& w = *s.warp_tile;
+    if (s.tile.m % w.m != 0) {
+      return Violation{"workload.warp_tile.m", fmt::format("must divide tile.m = {}", s.tile.m),
+                       ""};
+    }
+    if (s.tile.n % w.n != 0) {
+      return Violation{"workload.warp_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
+                       ""};
+    }
+    if (w.m % s.register_tile.m != 0) {
+      return Violation{"workload.warp_tile.m",
+                       fmt::format("must be a multiple of register_tile.m = {}", s.register_tile.m),
+                       ""};
+    }
+    if (w.n % s.register_tile.n != 0) {
+      return Violation{"workload.warp_tile.n",
+                       fmt::format("must be a multiple of register_tile.n = {}", s.register_tile.n),
+                       ""};
+    }
+  }
   const std::uint64_t grid_rows = s.m / s.tile.m;
   if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > grid_rows) {
     return Violation{
@@ -108,6 +130,14 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   }
   return std::nullopt;
 }
+
+namespace {
+
+// The outputs whose operands are read from SRAM together: a warp's when the warp shares its
+// fragments (warp_tile), else one thread's register tile.
+RegisterTile sram_read_tile(const GemmSpec& s) { return s.warp_tile.value_or(s.register_tile); }
+
+}  // namespace
 
 std::uint64_t threads_per_block(const GemmSpec& s) {
   return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
@@ -150,10 +180,11 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   a.hbm_read_bytes = (s.n / a_shared_by) * s.m * s.k * e + (s.m / b_shared_by) * s.k * s.n * e;
   a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
   if (tiled) {
-    // Tiles land in SRAM once; threads read them into registers, reused over the register tile.
+    // Tiles land in SRAM once; threads (or warps) read them into registers, each element reused
+    // over the register (or warp) tile.
+    const RegisterTile r = sram_read_tile(s);
     a.sram_write_bytes = a.hbm_read_bytes;
-    a.sram_read_bytes =
-        (s.n / s.register_tile.n) * s.m * s.k * e + (s.m / s.register_tile.m) * s.k * s.n * e;
+    a.sram_read_bytes = (s.n / r.n) * s.m * s.k * e + (s.m / r.m) * s.k * s.n * e;
   }
   a.roof = roof;
   a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
@@ -198,8 +229,10 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   c_tile.block_col_bytes = t.n * e;
 
   // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
-  // R_M elements of A and R_N of B per k.
-  const std::uint64_t sram_reads = tiled ? (t.m / r.m) * (t.n / r.n) * (r.m + r.n) * t.k * e : 0;
+  // R_M elements of A and R_N of B per k (each warp of (B_M/W_M)(B_N/W_N), W_M and W_N).
+  const RegisterTile reader = sram_read_tile(s);
+  const std::uint64_t sram_reads =
+      tiled ? (t.m / reader.m) * (t.n / reader.n) * (reader.m + reader.n) * t.k * e : 0;
 
   const Footprint f = footprint(s, target);
   ProgramBuilder builder({"A", "B", "C", "local"});

@@ -14,6 +14,9 @@
 //   registers; C is written once. Each thread computes register_tile.m x register_tile.n outputs
 //   (local blocking on top), which sets how many operand bytes compute reads from SRAM:
 //   (B_M/R_M)(B_N/R_N)(R_M + R_N) B_K e per K-step. Barriers guard the shared buffers.
+//   With a warp_tile W_M x W_N (the outputs of one warp, its threads' register tiles together)
+//   the warp reads each operand fragment from SRAM once for all its threads, as tensor-core
+//   matrix instructions load their fragments: (B_M/W_M)(B_N/W_N)(W_M + W_N) B_K e per K-step.
 // Local blocking divides the traffic of the level that feeds the registers (HBM without shared
 // memory, SRAM with it) by the register tile; shared-memory blocking divides HBM traffic by the
 // block tile.
@@ -63,6 +66,9 @@ struct GemmSpec {
   TileShape tile;
   std::uint32_t stages = 1;
   RegisterTile register_tile;
+  /// The outputs of one warp when its threads share operand fragments read from SRAM (tiled
+  /// only); unset, each thread reads its own operands.
+  std::optional<RegisterTile> warp_tile;
   std::uint32_t register_overhead = 0;                ///< registers per thread beyond the data
   std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
   SpillPolicy spill = SpillPolicy::refuse;
@@ -71,8 +77,9 @@ struct GemmSpec {
 
 std::string describe(const GemmSpec& spec);
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
-/// matrix, stages <= K-steps, the register tile divides the tile, a block-order group spans at
-/// most the grid's block rows. The first one broken, if any.
+/// matrix, stages <= K-steps, the register tile divides the tile (and the warp tile, which divides
+/// the tile), a block-order group spans at most the grid's block rows. The first one broken, if
+/// any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});

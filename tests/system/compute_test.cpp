@@ -175,6 +175,16 @@ TEST(SramLevel, SimulatedTrafficMatchesTheFormula) {
   EXPECT_EQ(sram.write_bytes, run.result.hbm.read_bytes);  // every loaded tile lands once
 }
 
+TEST(SramLevel, AWarpTileIsSimulatedAsOneReadPerWarp) {
+  const Simulated run = simulate_once(kQ1 + "machine.yaml", kQ1 + "both.yaml",
+                                      {"workload.register_tile={m: 8, n: 4}",
+                                       "workload.warp_tile={m: 32, n: 32}", "workload.k=512"});
+  const std::uint64_t blocks = 16 * 16, steps = 512 / 32;
+  const std::uint64_t per_step = (128 / 32) * (128 / 32) * (32 + 32) * 32 * 4;
+  EXPECT_EQ(run.result.sram_total().read_bytes, blocks * steps * per_step);
+  EXPECT_EQ(run.result.sram_total().read_bytes, run.config.analysis.sram_read_bytes);
+}
+
 // --- question 1: shared-memory blocking cuts HBM traffic, local blocking SRAM traffic ---
 
 TEST(QuestionOne, EachBlockingCutsTheTrafficOfItsLevel) {

@@ -10,6 +10,7 @@
 #include "sim/child_process.hpp"
 #include "sim/compute_report.hpp"
 #include "sim/levels.hpp"
+#include "sim/report.hpp"
 #include "sim/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -155,6 +156,16 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_EQ(level(simulated, "sram").bytes, a.sram_read_bytes + a.sram_write_bytes);
   EXPECT_EQ(simulated.binding, "compute");
   EXPECT_EQ(find_limiter(config, r).cause, "compute");
+
+  // Faster than the note's roof, and the text says why: HBM carried 3 of the note's 65 parts
+  // (A and B once and C, against A and B 32 times each and C): 4.6 %.
+  EXPECT_GT(r.time.seconds(), 0);
+  EXPECT_LT(r.time.seconds(), a.roofline.t_ideal_s);
+  EXPECT_NE(report_text(config, &r)
+                .find("above the roof: it counts the note's Q, of which the "
+                      "L2 left 4.6 % for HBM"),
+            std::string::npos)
+      << report_text(config, &r);
 }
 
 // Without an L2 the block order changes nothing the note counts: HBM carries exactly its Q.
@@ -171,6 +182,7 @@ TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
   ASSERT_EQ(analytical.levels.size(), 2u);  // hbm and sram
   EXPECT_EQ(level(analytical, "hbm").bytes, config.analysis.hbm_bytes());
   EXPECT_EQ(level(simulated_levels(config, r), "hbm").bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(report_text(config, &r).find("above the roof"), std::string::npos);
 }
 
 // Write-through: stores pass on to HBM at once; nothing is dirty at the end.

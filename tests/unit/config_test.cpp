@@ -16,17 +16,7 @@ using test::config_path;
 class ConfigTest : public ::testing::Test {
  protected:
   // Writes `text` to a temporary file and returns its path.
-  std::string file(const std::string& text) {
-    const std::string path =
-        ::testing::TempDir() + "ridgeline_config_" + std::to_string(files_.size()) + "_" +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  void TearDown() override {
-    for (const auto& path : files_) std::remove(path.c_str());
-  }
+  std::string file(const std::string& text) { return scratch_.write("config", text); }
 
   // Loads and expects a ConfigError whose message contains every part.
   ConfigError expect_error(const std::string& hardware, const std::string& workload,
@@ -65,7 +55,7 @@ class ConfigTest : public ::testing::Test {
 )" + hbm_block);
   }
 
-  std::vector<std::string> files_;
+  test::ScratchFiles scratch_;
 };
 
 TEST_F(ConfigTest, ValidFilesLoad) {
@@ -252,6 +242,39 @@ TEST_F(ConfigTest, ThreadWarpAndRegisterLimits) {
                    "workload.register_tile={m: 16, n: 16}", "workload.spill=local"});
   EXPECT_EQ(spilled.analysis.footprint.spilled_registers_per_thread, 33u);
   EXPECT_GT(spilled.analysis.local_read_bytes, 0u);
+}
+
+// A warp tile (64 x 64 block tile here, 4 x 4 per thread) is a warp's worth of register tiles
+// inside the block tile; its warp reads each operand from SRAM once for its 32 threads.
+TEST_F(ConfigTest, WarpTileRules) {
+  const std::string r4 = "workload.register_tile={m: 4, n: 4}";
+  expect_error(seed_hardware(), gemm(), {"workload.warp_tile.m", "must divide tile.m = 64"},
+               {r4, "workload.warp_tile={m: 48, n: 8}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.warp_tile.n", "must be a multiple of register_tile.n = 4"},
+               {r4, "workload.warp_tile={m: 64, n: 2}"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.warp_tile",
+                "a warp tile of 16 x 16 with a register tile of 4 x 4 has 16 threads but a warp "
+                "has 32 (hardware.cores.warp_size)"},
+               {r4, "workload.warp_tile={m: 16, n: 16}"});
+  expect_error(seed_hardware(), config_path("workloads/seed/gemm-4096-no-reuse.yaml"),
+               {"workload.warp_tile", "no_reuse reads no operand from SRAM", "strategy: tiled"},
+               {"workload.warp_tile={m: 32, n: 32}"});
+  expect_error(seed_hardware(), gemm(), {"workload.warp_tile", "unknown key 'k'"},
+               {r4, "workload.warp_tile={m: 32, n: 16, k: 8}"});
+
+  // 32 x 16 outputs = 8 x 4 threads of 4 x 4: a warp. SRAM operand reads fall from
+  // M N K e (1/4 + 1/4) per thread to M N K e (1/16 + 1/32) per warp; nothing else moves.
+  const RunConfig per_thread = load_config(seed_hardware(), gemm(), {r4});
+  const RunConfig per_warp =
+      load_config(seed_hardware(), gemm(), {r4, "workload.warp_tile={m: 32, n: 16}"});
+  const std::uint64_t mnk_e = 4096ull * 4096 * 4096 * 4;
+  EXPECT_EQ(per_thread.analysis.sram_read_bytes, mnk_e / 4 + mnk_e / 4);
+  EXPECT_EQ(per_warp.analysis.sram_read_bytes, mnk_e / 16 + mnk_e / 32);
+  EXPECT_EQ(per_warp.analysis.sram_write_bytes, per_thread.analysis.sram_write_bytes);
+  EXPECT_EQ(per_warp.analysis.hbm_bytes(), per_thread.analysis.hbm_bytes());
+  EXPECT_EQ(per_warp.analysis.footprint.threads, per_thread.analysis.footprint.threads);
 }
 
 TEST_F(ConfigTest, RegisterKeysAndStrategiesThatDoNotGoTogether) {

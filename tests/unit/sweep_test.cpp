@@ -32,15 +32,7 @@ class SweepTest : public ::testing::Test {
       text += "  workload: " + config_path("workloads/seed/gemm-4096-t64-double.yaml") + "\n";
     }
     text += body;
-    const std::string path =
-        ::testing::TempDir() + "ridgeline_sweep_" + std::to_string(files_.size()) + "_" +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".yaml";
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  void TearDown() override {
-    for (const auto& path : files_) std::remove(path.c_str());
+    return scratch_.write("sweep", text);
   }
 
   static std::vector<std::string> texts(const SweptKey& key) {
@@ -65,7 +57,7 @@ class SweepTest : public ::testing::Test {
     ADD_FAILURE() << "no error";
   }
 
-  std::vector<std::string> files_;
+  test::ScratchFiles scratch_;
 };
 
 // ---------------------------------------------------------------- sweep files
@@ -248,11 +240,11 @@ void expect_same(const GemmSpec& a, const GemmSpec& b) {
 
 TEST_F(SweepTest, FastPathEqualsLoadConfigForEveryKeyItSets) {
   // The seed GEMM with a register tile, so that register_tile.m alone is a whole value.
-  const std::string workload = ::testing::TempDir() + "ridgeline_sweep_register_tile.yaml";
-  std::ofstream(workload) << "workload:\n  kind: gemm\n  m: 4096\n  n: 4096\n  k: 4096\n"
-                             "  dtype: fp32\n  strategy: tiled\n  tile: {m: 64, n: 64, k: 64}\n"
-                             "  stages: 2\n  register_tile: {m: 2, n: 2}\n";
-  files_.push_back(workload);
+  const std::string workload =
+      scratch_.write("register_tile",
+                     "workload:\n  kind: gemm\n  m: 4096\n  n: 4096\n  k: 4096\n  dtype: fp32\n"
+                     "  strategy: tiled\n  tile: {m: 64, n: 64, k: 64}\n  stages: 2\n"
+                     "  register_tile: {m: 2, n: 2}\n");
   std::vector<std::string_view> covered;
   for (const auto& [key, value] : kFieldValues) {
     SCOPED_TRACE(key + "=" + value);
@@ -310,7 +302,9 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed-l2.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"},
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t128-double.yaml"},
-      {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"}};
+      {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml"},
+      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"}};
   ColumnTable columns;
   ShapeCache shapes;
   Row typed, from_json;

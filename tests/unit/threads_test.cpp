@@ -88,6 +88,27 @@ TEST(SramLevel, QFollowsTheRegisterTile) {
   }
 }
 
+// A warp that shares operand fragments reads each from SRAM once for its threads: the register
+// tile's place in the formulas goes to the warp tile, per K-step and over the whole run.
+TEST(SramLevel, AWarpTileReadsOperandsOncePerWarp) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.warp_tile = RegisterTile{64, 32};  // 8 x 4 threads of 8 x 8
+  const Analysis a = analyze(spec, kRoof);
+  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+  EXPECT_EQ(a.sram_read_bytes, mnk_e / 32 + mnk_e / 64);
+  EXPECT_EQ(a.sram_write_bytes, analyze(gemm_2048(8, 8), kRoof).sram_write_bytes);
+  const Kernel kernel = build_kernel(spec);
+  std::uint64_t computes = 0;
+  for (const Op& op : kernel.program.ops()) {
+    if (op.kind != OpKind::compute) continue;
+    ++computes;
+    // (B_M/W_M)(B_N/W_N)(W_M + W_N) B_K e = 2 x 4 x 96 x 32 x 4 bytes a K-step.
+    EXPECT_EQ(op.sram_read_bytes, 2u * 4 * 96 * 32 * 4);
+  }
+  EXPECT_EQ(computes, 2048u / 32);
+  EXPECT_EQ(computes * 2u * 4 * 96 * 32 * 4 * kernel.blocks(), a.sram_read_bytes);
+}
+
 TEST(RegisterTiled, HbmTrafficFollowsTheRegisterTileAndNoSramIsUsed) {
   GemmSpec spec = gemm_2048(8, 8);
   spec.strategy = GemmStrategy::register_tiled;
