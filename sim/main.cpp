@@ -48,6 +48,30 @@ struct TraceText {
   std::string rate_window;
 };
 
+// -j: CLI11's own range check says "not in range" of text that is no number at all.
+const CLI::Validator kJobs(
+    [](std::string& text) -> std::string {
+      try {
+        const std::uint64_t jobs = parse_count(text);
+        if (jobs >= 1 && jobs <= 1024) return {};
+      } catch (const QuantityError&) {
+      }
+      return fmt::format("value \"{}\": expected a whole number of processes from 1 to 1024", text);
+    },
+    "1..1024");
+
+// --point-timeout: a finite number of seconds (NaN passes CLI::PositiveNumber, and a huge
+// value overflows the clock the limit is measured on).
+const CLI::Validator kPointTimeout(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double seconds = std::strtod(text.c_str(), &end);
+      if (!text.empty() && end == text.c_str() + text.size() && seconds > 0 && seconds <= 1e6)
+        return {};
+      return fmt::format("value \"{}\": expected seconds, more than 0 and at most 1000000", text);
+    },
+    "SECONDS");
+
 void add_trace_arguments(CLI::App& command, TraceOptions& traces, TraceText& text) {
   command.add_option("--vcd", traces.vcd_path,
                      "write a VCD waveform (GTKWave) of the units' activity to this file, and a "
@@ -216,7 +240,7 @@ int main(int argc, char** argv) {
   study_command
       ->add_option("-j,--jobs", study.jobs,
                    "simulations run at once (default: the machine's cores)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(kJobs);
   study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
   study_command->add_option("--roofline", study.roofline_path,
                             "draw every workload on one roofline, as SVG to this file");
@@ -238,7 +262,7 @@ int main(int argc, char** argv) {
   sweep_command
       ->add_option("-j,--jobs", sweep.jobs,
                    "simulations run at once (default: the machine's cores)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(kJobs);
   sweep_command->add_option("--shard", shard,
                             "run only the I-th of N slices (points p with p mod N = I - 1), "
                             "e.g. --shard 2/4; join them with sweep-merge");
@@ -247,7 +271,7 @@ int main(int argc, char** argv) {
   sweep_command
       ->add_option("--point-timeout", sweep.point_timeout_s,
                    "seconds a simulated point may run before it is killed and recorded failed")
-      ->check(CLI::PositiveNumber);
+      ->check(kPointTimeout);
 
   sweep_command->add_option(
       "--report", sweep.report.html_path,

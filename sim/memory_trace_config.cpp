@@ -70,7 +70,10 @@ void scan_memory_trace(const ConfigNode& w, MemoryTraceSpec& spec, const Hardwar
       if (bounded &&
           (access.address >= capacity || capacity - access.address < spec.access_bytes)) {
         const std::string text = fmt::format("0x{:x}", access.address);
-        throw ConfigError(SourceLocation{spec.path, as_position(reader->line()), 0},
+        // The address is the line's first '0' (only spaces and LD or ST come before it).
+        const std::size_t column = reader->text().find('0') + 1;
+        throw ConfigError(SourceLocation{spec.path, as_position(reader->line()),
+                                         as_position(column)},
                           path.key_path(), text,
                           fmt::format("the access ({} B at {}) lies beyond the memory's capacity "
                                       "of {} (hardware.hbm.dram)",

@@ -112,6 +112,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
   };
   hardware_bases_ = bases("hardware", spec.hardware_file);
   workload_bases_ = bases("workload", spec.workload_file);
+  check_keys_known();
 
   // Each value of each swept key, read once over each base.
   plans_.resize(keys_.size());
@@ -209,6 +210,42 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
 }
 
 SweepEvaluator::~SweepEvaluator() = default;
+
+void SweepEvaluator::check_keys_known() const {
+  std::vector<PlacedValue> keys = spec_.fixed;
+  for (const SweptKey* key : keys_) {
+    if (!key->is_file()) {
+      keys.push_back(
+          PlacedValue{key->key_path, key->values.front().node, key->values.front().where});
+    }
+  }
+  for (const PlacedValue& key : keys) {
+    const bool hardware_root = key.key_path.rfind("hardware.", 0) == 0;
+    // Each key alone over each base file: an error calling the key (or a map on its way)
+    // unknown is about the key, whatever the other values; any other outcome lets points tell.
+    std::optional<ConfigError> unknown;
+    for (const Base& base : hardware_root ? hardware_bases_ : workload_bases_) {
+      try {
+        const ConfigNode document = load_document_text(
+            base.file, base.text, hardware_root ? "hardware" : "workload", {}, {key});
+        if (hardware_root) {
+          parse_hardware(document);
+        } else {
+          parse_workload_fields(document);
+        }
+      } catch (const ConfigError& error) {
+        if (error.rule().rfind("unknown key", 0) == 0 &&
+            at_or_below(key.key_path, error.key_path())) {
+          if (!unknown) unknown = error;
+          continue;
+        }
+      }
+      unknown.reset();  // known here (or broken otherwise): the points say
+      break;
+    }
+    if (unknown) throw *unknown;
+  }
+}
 
 std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
   std::set<std::string> names;

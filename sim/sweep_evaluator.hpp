@@ -75,6 +75,9 @@ class SweepEvaluator {
   struct KeyPlan;
   struct Resolved;
 
+  // Refuses the sweep when a key it sets is unknown in every base document of its root (a
+  // typo would otherwise fail every point, one row at a time).
+  void check_keys_known() const;
   void decode(std::uint64_t point);
   // Resolves the typed parameters of one root (HardwareParams or WorkloadSpec, the latter with
   // each key's own rules only); false, with the reason in failure_, on an error.

@@ -194,8 +194,27 @@ class ExpressionParser {
       emit(Op::logical_and, -1);
     }
   }
+  // Parentheses, function arguments, `not` and unary minus nest by recursion: a limit keeps a
+  // pathological expression from overflowing the stack.
+  static constexpr std::size_t kMaxNesting = 64;
+  class Nested {
+   public:
+    explicit Nested(ExpressionParser& parser) : parser_(parser) {
+      if (++parser_.nesting_ > kMaxNesting) {
+        parser_.fail(fmt::format("nested more than {} deep (parentheses, not, -)", kMaxNesting));
+      }
+    }
+    ~Nested() { --parser_.nesting_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    ExpressionParser& parser_;
+  };
+
   void negation() {
     if (current_.token == Token::word_not) {
+      const Nested nested(*this);
       advance();
       negation();
       emit(Op::logical_not, 0);
@@ -238,6 +257,7 @@ class ExpressionParser {
   }
   void unary() {
     if (current_.token == Token::minus) {
+      const Nested nested(*this);
       advance();
       unary();
       emit(Op::negate, 0);
@@ -256,12 +276,14 @@ class ExpressionParser {
         emit(Op::text, 1, static_cast<std::uint32_t>(out_.texts_.size() - 1));
         advance();
         return;
-      case Token::left:
+      case Token::left: {
+        const Nested nested(*this);
         advance();
         disjunction();
         if (current_.token != Token::right) fail("expected ')'");
         advance();
         return;
+      }
       case Token::name:
         name();
         return;
@@ -284,6 +306,7 @@ class ExpressionParser {
       throw ExpressionError(
           name.offset, fmt::format("unknown function '{}' (there are min and max)", name.text));
     }
+    const Nested nested(*this);
     advance();
     std::uint32_t arguments = 0;
     for (;;) {
@@ -306,6 +329,7 @@ class ExpressionParser {
   Lexer lexer_;
   Lexeme current_;
   std::size_t depth_ = 0;
+  std::size_t nesting_ = 0;
 };
 
 Expression::Expression(std::string text, ColumnTable& columns) : text_(std::move(text)) {

@@ -196,6 +196,22 @@ std::string ResultsDirectory::point_directory(std::uint64_t point) const {
 
 std::uint64_t ResultsDirectory::open(const SweepManifest& manifest, const std::string& sweep_text,
                                      const std::function<void(const Row&)>& visit) {
+  const std::string manifest_path = directory_ + "/sweep.json";
+  auto refuse_another_sweep = [&]() {
+    const SweepManifest there = read_manifest(directory_);
+    std::string differs;
+    if (there.fingerprint != manifest.fingerprint) differs = "the sweep file or a file it reads";
+    if (there.analytical != manifest.analytical) differs = "the mode (--analytical)";
+    if (there.shard.to_string() != manifest.shard.to_string()) differs = "the shard";
+    if (!differs.empty()) {
+      directory_error(directory_,
+                      "holds the results of another sweep (" + differs + " changed since)",
+                      "give another --out, or remove the directory to start over");
+    }
+  };
+  // Once before taking the lock, so that refusing another sweep's directory leaves it as it was.
+  if (std::filesystem::exists(manifest_path)) refuse_another_sweep();
+
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) {
@@ -209,18 +225,8 @@ std::uint64_t ResultsDirectory::open(const SweepManifest& manifest, const std::s
                     "wait for it, or give another --out");
   }
 
-  const std::string manifest_path = directory_ + "/sweep.json";
   if (std::filesystem::exists(manifest_path)) {
-    const SweepManifest there = read_manifest(directory_);
-    std::string differs;
-    if (there.fingerprint != manifest.fingerprint) differs = "the sweep file or a file it reads";
-    if (there.analytical != manifest.analytical) differs = "the mode (--analytical)";
-    if (there.shard.to_string() != manifest.shard.to_string()) differs = "the shard";
-    if (!differs.empty()) {
-      directory_error(directory_,
-                      "holds the results of another sweep (" + differs + " changed since)",
-                      "give another --out, or remove the directory to start over");
-    }
+    refuse_another_sweep();
   } else {
     if (std::filesystem::exists(jsonl_path()) || std::filesystem::exists(csv_path())) {
       directory_error(directory_, "holds results without a sweep.json",

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "sim/quantity.hpp"
 
@@ -212,7 +213,7 @@ std::vector<AxisValue> range_values(const ConfigNode& range) {
   }
 
   std::vector<AxisValue> values;
-  std::vector<std::string> seen;
+  std::string previous;  // the values rise, so a value given twice once rounded is the last one
   for (double value : raw) {
     std::string text;
     if (whole) {
@@ -221,12 +222,14 @@ std::vector<AxisValue> range_values(const ConfigNode& range) {
     } else {
       text = fmt::format("{:.12g}", value);
     }
-    if (std::find(seen.begin(), seen.end(), text) != seen.end()) {
-      range.fail(fmt::format("the range gives {} twice once values are rounded to whole {}", text,
-                             scale->unit.empty() ? "numbers" : "base units"),
+    if (!values.empty() && text == previous) {
+      range.fail(fmt::format("the range gives {} twice once values are rounded to {}", text,
+                             !whole                ? "12 significant digits"
+                             : scale->unit.empty() ? "whole numbers"
+                                                   : "whole base units"),
                  "use fewer values or a wider range");
     }
-    seen.push_back(text);
+    previous = text;
     AxisValue v;
     v.node = YAML::Node(text);
     v.text = text;
@@ -301,22 +304,26 @@ Axis read_axis(const ConfigNode& entry, const SweepSpec& spec) {
   return axis;
 }
 
-// Two keys of which one holds the other would share YAML nodes (and mean little).
-void check_disjoint(const SweepSpec& spec, const ConfigNode& sweep) {
-  std::vector<std::string> paths;
-  for (const auto& value : spec.fixed) paths.push_back(value.key_path);
+// Two keys of which one holds the other would share YAML nodes (and mean little). Reported at
+// the later one's value.
+void check_disjoint(const SweepSpec& spec) {
+  std::vector<std::pair<std::string, SourceLocation>> keys;
+  for (const auto& value : spec.fixed) keys.emplace_back(value.key_path, value.where);
   for (const SweptKey* key : spec.swept_keys())
-    if (!key->is_file()) paths.push_back(key->key_path);
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    for (std::size_t j = 0; j < paths.size(); ++j) {
-      if (i == j) continue;
-      const bool same = paths[i] == paths[j];
-      const bool inside = paths[j].rfind(paths[i] + ".", 0) == 0;
-      if ((same && i < j) || inside) {
-        sweep.fail(
-            fmt::format("'{}' and '{}' are both set: one holds the other", paths[i], paths[j]),
-            "set each key once, in 'set:' or on one axis");
+    if (!key->is_file()) keys.emplace_back(key->key_path, key->values.front().where);
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i) {
+      const auto& [earlier, later] = std::tie(keys[i].first, keys[j].first);
+      if (earlier != later && later.rfind(earlier + ".", 0) != 0 &&
+          earlier.rfind(later + ".", 0) != 0) {
+        continue;
       }
+      throw ConfigError(
+          keys[j].second, later, "",
+          earlier == later
+              ? fmt::format("'{}' is set twice", later)
+              : fmt::format("'{}' and '{}' are both set: one holds the other", earlier, later),
+          "set each key once, in 'set:' or on one axis");
     }
   }
 }
@@ -360,8 +367,8 @@ SweepSpec load_sweep(const std::string& path) {
     }
   }
   const ConfigNode axes = sweep.required("axes");
-  if (!axes.yaml().IsSequence()) {
-    axes.fail("expected a list of axes", "e.g. '- workload.stages: [1, 2]'");
+  if (!axes.yaml().IsSequence() || axes.yaml().size() == 0) {
+    axes.fail("expected a list of one or more axes", "e.g. '- workload.stages: [1, 2]'");
   }
   for (std::size_t i = 0; i < axes.yaml().size(); ++i) {
     const ConfigNode entry(axes.yaml()[i], fmt::format("sweep.axes[{}]", i),
@@ -392,7 +399,7 @@ SweepSpec load_sweep(const std::string& path) {
                              std::string(root) == "hardware" ? "hardware" : "workloads"));
     }
   }
-  check_disjoint(spec, sweep);
+  check_disjoint(spec);
 
   if (auto constraints = sweep.optional("constraints")) {
     if (!constraints->yaml().IsSequence()) {

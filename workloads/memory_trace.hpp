@@ -65,6 +65,8 @@ class TraceReader : public AccessSource {
   /// The next access; false at the end of the file. Throws TraceFormatError on a bad line.
   bool next(MemoryAccess& access) override;
   std::uint64_t line() const { return line_; }
+  /// The line the last access was read from, as written.
+  const std::string& text() const { return text_; }
 
  private:
   std::ifstream file_;

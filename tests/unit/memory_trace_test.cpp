@@ -100,7 +100,7 @@ TEST_F(TraceConfig, BadLineNamesTheTraceFileLineAndColumn) {
 
 TEST_F(TraceConfig, AddressBeyondTheStackIsRefused) {
   const std::string message = error_of("LD 0x0\nLD 0x400000000\n");  // 16 GiB: the first byte out
-  EXPECT_NE(message.find(trace_.path() + ":2: workload.path"), std::string::npos) << message;
+  EXPECT_NE(message.find(trace_.path() + ":2:4: workload.path"), std::string::npos) << message;
   EXPECT_NE(message.find("beyond the memory's capacity of 16 GiB"), std::string::npos) << message;
   // 128 B from 64 B below the end run over it; 64 B (the default access) do not.
   EXPECT_NE(error_of("LD 0x3ffffffc0\n", {"workload.access_bytes=128B"}).find("capacity"),
