@@ -176,6 +176,19 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
     }
   }
   add("</div>\n");
+  if (simulated && report["simulated"]["percent_of_roof"].get<double>() > 100) {
+    // As in the text report: an L2 can leave HBM less than the note's Q, and the run beats the
+    // note's roof, which counts Q with no cache.
+    const double q = analytical["hbm_bytes"].get<double>();
+    const double hbm = report["simulated"]["hbm_bytes"].get<double>();
+    if (hbm < q) {
+      add(fmt::format(
+          "<p class=\"note\">Above the roof: the roof counts the note's Q, of which the L2 left "
+          "<span data-key=\"l2_left_percent\">{:.1f}</span> % for HBM. The memory levels and the "
+          "limiter below use the intensities measured.</p>\n",
+          100 * hbm / q));
+    }
+  }
 
   // Analytical beside simulated.
   add("<h2>Analytical and simulated</h2>\n<table>\n<tr><th>figure</th><th>analytical</th>");

@@ -100,6 +100,28 @@ TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
   const auto bound = select(doc, "//div[@data-key='analytical.bound']");
   ASSERT_EQ(bound.size(), 1u);
   EXPECT_EQ(bound[0], report_["analytical"]["bound"].get<std::string>());
+  // No L2 here: HBM carries the note's Q, and no note explains a run above the roof.
+  EXPECT_TRUE(select(doc, "//span[@data-key='l2_left_percent']").empty());
+  xmlFreeDoc(doc);
+}
+
+// With an L2 the 2048^3 t = 64 GEMM beats the note's roof; the report says how much of the
+// note's Q reached HBM: A and B once and C, 3 of its 65 parts (A and B 32 times each, and C).
+TEST(PicturesWithL2, HtmlReportSaysWhyARunIsAboveTheRoof) {
+  const std::string html_path = ::testing::TempDir() + "ridgeline_pictures_l2.html";
+  const std::string command =
+      std::string(RIDGELINE_BINARY) + " run " + test::config_path("hardware/seed-l2.yaml") + " " +
+      test::config_path("workloads/seed/gemm-4096-t64-double.yaml") +
+      " --set workload.m=2048 --set workload.n=2048 --set workload.k=2048 --quiet --report " +
+      html_path;
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const std::string html = slurp(html_path);
+  std::remove(html_path.c_str());
+  htmlDocPtr doc =
+      htmlReadMemory(html.data(), static_cast<int>(html.size()), "report.html", "utf-8",
+                     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+  ASSERT_NE(doc, nullptr);
+  EXPECT_EQ(select(doc, "//span[@data-key='l2_left_percent']"), std::vector<std::string>{"4.6"});
   xmlFreeDoc(doc);
 }
 
