@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -67,6 +68,30 @@ class ScratchFiles {
 
  private:
   std::vector<std::string> paths_;
+};
+
+/// A folder a test works in, "ridgeline_<prefix>_<test>" in the scratch directory: emptied when
+/// the test starts, removed when it ends.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& prefix)
+      : dir_(::testing::TempDir() + "ridgeline_" + prefix + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  ~ScratchDirectory() {
+    std::error_code ignored;  // a destructor must not throw; a leftover folder is harmless
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  const std::string& dir() const { return dir_; }
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+ private:
+  std::string dir_;
 };
 
 }  // namespace ridgeline::test

@@ -25,15 +25,7 @@ namespace fs = std::filesystem;
 
 class SweepCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "ridgeline_sweep_cli_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
 
   // A sweep file over the seed machine; `body` holds what follows the base files.
   std::string sweep_file(const std::string& name, const std::string& body) {
@@ -65,7 +57,7 @@ class SweepCli : public ::testing::Test {
     return out;
   }
 
-  std::string dir_;
+  test::ScratchDirectory scratch_{"sweep_cli"};
 };
 
 TEST_F(SweepCli, HelpExplainsSweeps) {

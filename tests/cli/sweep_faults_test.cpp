@@ -42,9 +42,8 @@ pid_t simulation_in(const fs::path& folder) {
 }
 
 TEST(SweepFaults, SimulationsKilledBySignalsAreRecordedAndTheRestFinish) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "ridgeline_sweep_faults";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const test::ScratchDirectory scratch("sweep_faults");
+  const fs::path dir = scratch.dir();
   // Points 1 and 2 (2048^3 with 32^3 tiles) simulate for a quarter of a second or more, long
   // enough to be caught; 0 and 3 (512^3) take milliseconds.
   const std::string sweep = (dir / "faults.yaml").string();
@@ -115,7 +114,6 @@ TEST(SweepFaults, SimulationsKilledBySignalsAreRecordedAndTheRestFinish) {
   EXPECT_NE(again.err.find("0 to do here"), std::string::npos) << again.err;
   EXPECT_EQ(slurp((out / "results.jsonl").string()), jsonl);
   EXPECT_EQ(slurp((out / "results.csv").string()), csv);
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -93,14 +93,7 @@ std::set<std::uint64_t> points_in(const std::vector<std::string>& lists) {
 
 class SweepReport : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "ridgeline_sweep_report_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
 
   // The capacity sweep, analytically: 21 ok points and 9 skipped over three presets.
   void capacity(const std::string& extra = "") {
@@ -115,7 +108,7 @@ class SweepReport : public ::testing::Test {
     ASSERT_EQ(rows_.size(), 30u);
   }
 
-  std::string dir_;
+  test::ScratchDirectory scratch_{"sweep_report"};
   std::vector<json> rows_;
   json summary_;
   std::string html_;
@@ -496,7 +489,7 @@ TEST_F(SweepReport, BadAxesAndDirectoriesAreTheUsersToFix) {
                 .exit_code,
             0);
   // A directory that holds no sweep.
-  o = ridgeline("sweep-report " + dir_ + " --out " + path("r.html"));
+  o = ridgeline("sweep-report " + scratch_.dir() + " --out " + path("r.html"));
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.err.find("holds no sweep results"), std::string::npos) << o.err;
 }
