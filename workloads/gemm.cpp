@@ -60,6 +60,20 @@ std::optional<Violation> check_divides(const char* key, std::uint64_t tile, std:
   return std::nullopt;
 }
 
+// A register or warp tile nests in the tile above it: `key`'s `value` divides the `outer` one.
+std::optional<Violation> check_nests(const char* key, std::uint64_t value, std::uint64_t outer,
+                                     const char* outer_name) {
+  if (outer % value == 0) return std::nullopt;
+  return Violation{key, fmt::format("must divide {} = {}", outer_name, outer), ""};
+}
+
+// ...and holds whole tiles of the one below it: `key`'s `value` is a multiple of `inner`.
+std::optional<Violation> check_holds(const char* key, std::uint64_t value, std::uint64_t inner,
+                                     const char* inner_name) {
+  if (value % inner == 0) return std::nullopt;
+  return Violation{key, fmt::format("must be a multiple of {} = {}", inner_name, inner), ""};
+}
+
 }  // namespace
 
 std::optional<Violation> check_rules(const GemmSpec& s) {
@@ -92,34 +106,15 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
         fmt::format("more stages than K-steps ({} / {} = {})", s.k, s.tile.k, s.k / s.tile.k),
         "use at most that many"};
   }
-  if (s.tile.m % s.register_tile.m != 0) {
-    return Violation{"workload.register_tile.m", fmt::format("must divide tile.m = {}", s.tile.m),
-                     ""};
-  }
-  if (s.tile.n % s.register_tile.n != 0) {
-    return Violation{"workload.register_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
-                     ""};
-  }
+  const RegisterTile& r = s.register_tile;
+  if (auto v = check_nests("workload.register_tile.m", r.m, s.tile.m, "tile.m")) return v;
+  if (auto v = check_nests("workload.register_tile.n", r.n, s.tile.n, "tile.n")) return v;
   if (s.warp_tile) {
     const RegisterTile& w = *s.warp_tile;
-    if (s.tile.m % w.m != 0) {
-      return Violation{"workload.warp_tile.m", fmt::format("must divide tile.m = {}", s.tile.m),
-                       ""};
-    }
-    if (s.tile.n % w.n != 0) {
-      return Violation{"workload.warp_tile.n", fmt::format("must divide tile.n = {}", s.tile.n),
-                       ""};
-    }
-    if (w.m % s.register_tile.m != 0) {
-      return Violation{"workload.warp_tile.m",
-                       fmt::format("must be a multiple of register_tile.m = {}", s.register_tile.m),
-                       ""};
-    }
-    if (w.n % s.register_tile.n != 0) {
-      return Violation{"workload.warp_tile.n",
-                       fmt::format("must be a multiple of register_tile.n = {}", s.register_tile.n),
-                       ""};
-    }
+    if (auto v = check_nests("workload.warp_tile.m", w.m, s.tile.m, "tile.m")) return v;
+    if (auto v = check_nests("workload.warp_tile.n", w.n, s.tile.n, "tile.n")) return v;
+    if (auto v = check_holds("workload.warp_tile.m", w.m, r.m, "register_tile.m")) return v;
+    if (auto v = check_holds("workload.warp_tile.n", w.n, r.n, "register_tile.n")) return v;
   }
   const std::uint64_t grid_rows = s.m / s.tile.m;
   if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > grid_rows) {
