@@ -28,8 +28,8 @@
 
 #include "bench/bench_support.hpp"
 #include "models/sc_main_stub.hpp"
-#include "sim/sweep_evaluator.hpp"
-#include "sim/sweep_spec.hpp"
+#include "sim/sweep/sweep_evaluator.hpp"
+#include "sim/sweep/sweep_spec.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "sim/report.hpp"
-#include "sim/run_limits.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/run_limits.hpp"
 
 namespace ridgeline::fuzz {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/config.hpp"
-#include "sim/config_error.hpp"
+#include "sim/config/run_config.hpp"
+#include "sim/util/config_error.hpp"
 
 namespace ridgeline::fuzz {
 

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstdint>
-#include <systemc>
 
 #include "models/data_type.hpp"
 #include "models/stats.hpp"
@@ -56,13 +55,6 @@ class ComputeUnitTiming {
   Clock clock_;
   ComputeUnitStats stats_;
   Time free_;
-};
-
-class ComputeUnit : public sc_core::sc_module {
- public:
-  ComputeUnit(sc_core::sc_module_name name, const ComputeUnitParams& params, Clock clock)
-      : sc_module(name), timing(params, clock) {}
-  ComputeUnitTiming timing;
 };
 
 }  // namespace ridgeline

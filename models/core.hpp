@@ -1,50 +1,14 @@
-// A core (an SM): runs resident thread blocks' programs on its compute unit, SRAM and register
-// file, and moves their data to and from memory through a TLM-2.0 socket.
-//
-// The core runs when the WakeupQueue wakes it. Every op it starts has a known completion time
-// (memory and compute are reservation models), so a wake-up processes the completions due now,
-// starts whatever became ready, and asks to be woken at the next completion that can change what
-// the core does: one that makes an op ready, retires a block or frees room for a request held back
-// by the in-flight limit. Completions before it (load A_k when compute_k still waits for B_k) are
-// applied quietly, at their own times as far as the statistics go. No thread switches, and fewer
-// wake-ups than ops.
-//
-// Issue rules:
-// - loads and stores wait in one in-order queue and leave it while the core's bytes (and
-//   requests) in flight stay under its limits; a single request larger than the byte limit goes
-//   alone, so achieved bandwidth follows Little's law (bytes in flight / latency) until the memory
-//   saturates;
-// - compute ops go to the compute unit, first come first served, as soon as they are ready;
-// - a block is admitted while the core holds fewer than `max_resident_blocks` and its warps, SRAM
-//   buffers and registers fit; it retires when its last op completes;
-// - a barrier holds its block for its cycles; other resident blocks keep the compute unit busy
-//   meanwhile, which is how more resident blocks hide one block's synchronisation and latency.
-//
-// Compute-idle time is attributed to the first of these that holds: a barrier in progress, a
-// spilled-register reload outstanding, a data load outstanding or queued (and, within that, the
-// queue held by the in-flight limit), resident blocks with nothing to wait for (draining), no
-// block at all.
+// What a core (an SM) is given and what it counts; the core itself, which runs resident thread
+// blocks, is core_module.hpp.
 #pragma once
 
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include <cstdint>
-#include <deque>
-#include <queue>
-#include <systemc>
-#include <tlm>
-#include <vector>
 
-#include "models/activity.hpp"
 #include "models/compute_unit.hpp"
-#include "models/kernel.hpp"
-#include "models/memory_request.hpp"
 #include "models/register_file.hpp"
-#include "models/scheduler.hpp"
 #include "models/sram.hpp"
 #include "models/stats.hpp"
 #include "models/units.hpp"
-#include "models/wakeup_queue.hpp"
 
 namespace ridgeline {
 
@@ -100,120 +64,6 @@ struct CoreStats {
   Time full_by_registers;
 
   void visit(const StatVisitor& v) const;
-};
-
-class Core : public sc_core::sc_module, public Wakeable {
- public:
-  tlm_utils::simple_initiator_socket<Core> memory;
-  sc_core::sc_port<BlockSourceIf> blocks;
-
-  /// The core registers itself with `wakeups`, which runs it from time 0.
-  Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& params, Clock clock,
-       const Kernel& kernel, WakeupQueue& wakeups);
-  ~Core() override;
-
-  void wake(Time now) override;
-
-  ComputeUnit compute;
-  Sram sram;
-  RegisterFile registers;
-
-  const CoreStats& stats() const { return stats_; }
-  const CoreParams& params() const { return params_; }
-
-  /// Tells `observer` (null: nobody) every op, block and level change of this core and its SRAM.
-  void observe(ActivityObserver* observer);
-
- private:
-  struct Completion {
-    std::uint64_t time_ps;
-    std::uint64_t sequence;  // ties resolve in issue order, so runs are repeatable
-    std::uint32_t slot;
-    std::uint32_t op;
-    bool operator>(const Completion& other) const {
-      return time_ps != other.time_ps ? time_ps > other.time_ps : sequence > other.sequence;
-    }
-  };
-  struct BlockSlot {
-    bool active = false;
-    BlockCoord coord;
-    const Program* program = nullptr;
-    std::size_t ops_left = 0;
-    std::vector<std::uint16_t> pending_done;
-    std::vector<std::uint16_t> pending_buffer;
-    std::vector<std::uint16_t> pending_issue;
-    std::vector<std::uint64_t> buffer_wait_since_ps;  // kNotWaiting unless waiting on a buffer
-    Time admitted;
-  };
-  struct QueuedRequest {
-    std::uint32_t slot;
-    std::uint32_t op;
-  };
-  struct BusyInterval {
-    Time start;
-    Time end;
-  };
-  enum class Release : std::uint8_t { load, local_load, store, barrier };
-  struct DeferredRelease {  // a memory request or barrier that completed between wake-ups
-    Time at;
-    Release what;
-  };
-  enum class Refusal : std::uint8_t { none, blocks, warps, sram, registers };
-
-  void account_until(Time now);
-  void account_span(Time until);
-  bool actionable(const Completion& completion) const;
-  void complete_quietly(const Completion& completion);
-  void release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_t op, Time at);
-  void admit_blocks(Time now);
-  void check_ready(BlockSlot& block, std::uint32_t slot, std::uint32_t op, Time now);
-  void start_op(std::uint32_t slot, std::uint32_t op, Time now);
-  void issued(std::uint32_t slot, std::uint32_t op, Time now);
-  void completed(std::uint32_t slot, std::uint32_t op, Time now);
-  void issue_memory_requests(Time now);
-  void issue_compute(std::uint32_t slot, std::uint32_t op, Time now);
-  void schedule(Time when, std::uint32_t slot, std::uint32_t op);
-  void retire(std::uint32_t slot, Time now);
-  void release_counts(Release what);
-  static Release release_of(const Op& op);
-  [[gnu::cold, gnu::noinline]] void report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op,
-                                              Time issue, Time start, Time end, Time ready) const;
-  [[gnu::cold, gnu::noinline]] void report_levels(Time now);
-
-  std::uint32_t index_;
-  CoreParams params_;
-  Clock clock_;
-  const Kernel& kernel_;
-  CoreStats stats_;
-
-  WakeupQueue& wakeups_;
-  std::uint32_t wakeup_index_;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
-  std::uint64_t next_sequence_ = 0;
-  std::vector<BlockSlot> slots_;
-  std::uint32_t active_blocks_ = 0;
-  std::uint64_t active_warps_ = 0;
-  Refusal refused_by_ = Refusal::none;  // why the last admission attempt stopped
-  bool no_more_blocks_ = false;
-  std::deque<QueuedRequest> memory_queue_;
-  std::uint64_t bytes_in_flight_ = 0;
-  std::uint32_t requests_in_flight_ = 0;
-  std::uint32_t loads_in_flight_ = 0;
-  std::uint32_t queued_loads_ = 0;
-  std::uint32_t local_loads_in_flight_ = 0;
-  std::uint32_t queued_local_loads_ = 0;
-  std::uint32_t barriers_in_progress_ = 0;
-  bool queue_blocked_by_limit_ = false;
-  std::deque<BusyInterval> compute_intervals_;     // not yet accounted
-  std::deque<DeferredRelease> deferred_releases_;  // not yet accounted
-  Time accounted_until_;
-
-  ActivityObserver* observer_ = nullptr;
-  std::uint64_t reported_queue_ = 0;  // the levels the observer last heard
-  std::uint32_t reported_blocks_ = 0;
-
-  tlm::tlm_generic_payload payload_;
-  MemoryRequest request_;
 };
 
 }  // namespace ridgeline

@@ -2,8 +2,6 @@
 
 #include <cassert>
 
-#include "models/memory_request.hpp"
-#include "models/sc_time.hpp"
 
 namespace ridgeline {
 
@@ -176,21 +174,6 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
   const Time arrived = last_transfer_end + params_.access_latency;
   stats_.last_data = max(stats_.last_data, arrived);
   return arrived;
-}
-
-Hbm::Hbm(sc_core::sc_module_name name, const HbmParams& params)
-    : sc_module(name), port("port"), timing_(params) {
-  port.register_b_transport(this, &Hbm::b_transport);
-}
-
-void Hbm::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
-                      sc_core::sc_time& delay) {
-  const auto* request = payload.get_extension<MemoryRequest>();
-  assert(request != nullptr && "every memory request carries its region");
-  const Time arrival = now() + to_time(delay);
-  const Time done = timing_.access(arrival, request->region, payload.is_write());
-  delay = to_sc_time(done - now());
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 }  // namespace ridgeline

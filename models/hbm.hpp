@@ -15,13 +15,9 @@
 // channels it loads. Cost is O(channels) per request, independent of its size.
 #pragma once
 
-#include <tlm_utils/multi_passthrough_target_socket.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <systemc>
-#include <tlm>
 #include <vector>
 
 #include "models/activity.hpp"
@@ -102,22 +98,6 @@ class HbmTiming {
   std::vector<Time> channel_free_;
   std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
   ActivityObserver* observer_ = nullptr;
-};
-
-/// The SystemC shell: a TLM-2.0 target any number of initiators bind to.
-class Hbm : public sc_core::sc_module {
- public:
-  tlm_utils::multi_passthrough_target_socket<Hbm> port;
-
-  Hbm(sc_core::sc_module_name name, const HbmParams& params);
-
-  const HbmTiming& timing() const { return timing_; }
-  void observe(ActivityObserver* observer) { timing_.observe(observer); }
-
- private:
-  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-
-  HbmTiming timing_;
 };
 
 }  // namespace ridgeline

@@ -14,17 +14,11 @@
 // (coalesced into contiguous runs) and, at the end of a run, by flush().
 #pragma once
 
-#include <tlm_utils/multi_passthrough_target_socket.h>
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include <cstdint>
 #include <string_view>
-#include <systemc>
-#include <tlm>
 #include <vector>
 
 #include "models/activity.hpp"
-#include "models/memory_request.hpp"
 #include "models/program.hpp"
 #include "models/stats.hpp"
 #include "models/units.hpp"
@@ -261,29 +255,6 @@ class L2CacheTiming {
   std::vector<std::uint64_t> evicted_dirty_;
   std::vector<std::uint64_t> scratch_lines_;
   ActivityObserver* observer_ = nullptr;
-};
-
-/// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM.
-class L2Cache : public sc_core::sc_module, private MemoryBelow {
- public:
-  tlm_utils::multi_passthrough_target_socket<L2Cache> port;
-  tlm_utils::simple_initiator_socket<L2Cache> memory;
-
-  L2Cache(sc_core::sc_module_name name, const L2CacheParams& params);
-  ~L2Cache() override;
-
-  const L2CacheTiming& timing() const { return timing_; }
-  void observe(ActivityObserver* observer) { timing_.observe(observer); }
-  /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
-  void flush();
-
- private:
-  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-  Time access(Time at, const Region& region, bool is_write) override;
-
-  L2CacheTiming timing_;
-  tlm::tlm_generic_payload payload_;
-  MemoryRequest request_;
 };
 
 }  // namespace ridgeline

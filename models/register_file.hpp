@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
-#include <systemc>
 
 #include "models/stats.hpp"
 
@@ -46,13 +45,6 @@ class RegisterFileTiming {
   RegisterFileParams params_;
   RegisterFileStats stats_;
   std::uint64_t allocated_ = 0;
-};
-
-class RegisterFile : public sc_core::sc_module {
- public:
-  RegisterFile(sc_core::sc_module_name name, const RegisterFileParams& params)
-      : sc_module(name), timing(params) {}
-  RegisterFileTiming timing;
 };
 
 }  // namespace ridgeline

@@ -1,22 +1,11 @@
-// Hands a kernel's thread blocks to cores, one at a time, in the kernel's block order.
+// What the block scheduler counts; the scheduler itself is scheduler_module.hpp.
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <systemc>
 
-#include "models/block_order.hpp"
-#include "models/program.hpp"
 #include "models/stats.hpp"
 
 namespace ridgeline {
-
-/// What a core asks for when it has room for another block.
-class BlockSourceIf : public virtual sc_core::sc_interface {
- public:
-  /// The next block to run, or nothing once every block has been handed out.
-  virtual std::optional<BlockCoord> next_block() = 0;
-};
 
 struct SchedulerStats {
   std::uint64_t dispatched = 0;  ///< blocks handed out
@@ -24,24 +13,6 @@ struct SchedulerStats {
   void visit(const StatVisitor& v) const {
     v("blocks_dispatched", as_stat(dispatched), "blocks", "thread blocks handed to cores");
   }
-};
-
-class BlockScheduler : public sc_core::sc_module, public BlockSourceIf {
- public:
-  BlockScheduler(sc_core::sc_module_name name, std::uint64_t grid_rows, std::uint64_t grid_cols,
-                 const BlockOrderParams& order = {})
-      : sc_module(name), order_(grid_rows, grid_cols, order) {}
-
-  std::optional<BlockCoord> next_block() override {
-    auto block = order_.next();
-    if (block) ++stats_.dispatched;
-    return block;
-  }
-  const SchedulerStats& stats() const { return stats_; }
-
- private:
-  BlockOrder order_;
-  SchedulerStats stats_;
 };
 
 }  // namespace ridgeline

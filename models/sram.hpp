@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <systemc>
 
 #include "models/activity.hpp"
 #include "models/stats.hpp"
@@ -70,13 +69,6 @@ class SramTiming {
   Time write_free_;
   ActivityObserver* observer_ = nullptr;
   std::uint32_t core_ = 0;
-};
-
-class Sram : public sc_core::sc_module {
- public:
-  Sram(sc_core::sc_module_name name, const SramParams& params, Clock clock)
-      : sc_module(name), timing(params, clock) {}
-  SramTiming timing;
 };
 
 }  // namespace ridgeline

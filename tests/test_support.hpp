@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config.hpp"
+#include "sim/config/run_config.hpp"
 
 namespace ridgeline::test {
 

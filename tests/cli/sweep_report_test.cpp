@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/chart_scale.hpp"
+#include "sim/charts/chart_scale.hpp"
 #include "tests/cli/cli_support.hpp"
 #include "tests/cli/xml_support.hpp"
 #include "tests/test_support.hpp"

@@ -3,7 +3,7 @@
 
 #include <systemc>
 
-#include "sim/accelerator.hpp"
+#include "sim/run/accelerator.hpp"
 #include "tests/tiny_machine.hpp"
 
 namespace ridgeline {

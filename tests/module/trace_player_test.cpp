@@ -5,7 +5,7 @@
 #include <systemc>
 #include <vector>
 
-#include "sim/accelerator.hpp"
+#include "sim/run/accelerator.hpp"
 
 namespace ridgeline {
 namespace {

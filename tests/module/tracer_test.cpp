@@ -4,7 +4,7 @@
 // A_0 on the channel 0..4096, data at 5096; B_0 4096..8192, data 9192; A_1 8192..12288, data
 // 13288; B_1 12288..16384, data 17384; compute_0 9192..665192, compute_1 665192..1321192; store C
 // on the channel 1321192..1325288, done 1326288.
-#include "sim/tracer.hpp"
+#include "sim/waveforms/tracer.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "sim/accelerator.hpp"
+#include "sim/run/accelerator.hpp"
 #include "tests/tiny_machine.hpp"
 #include "tests/vcd_reader.hpp"
 
@@ -27,11 +27,11 @@ std::string temp_path(const std::string& name) {
 }
 
 // Runs the double-buffered two-step GEMM with `options` and returns the core's finish time.
-Time run_traced(TraceOptions options) {
+Time run_traced(WaveformOptions options) {
   const HardwareParams hw = test::machine();
   const Kernel kernel = test::two_step_gemm(2);
   Accelerator top("top", hw, kernel);
-  Tracer tracer("tracer", trace_layout_of(top), options, *options.rate_window);
+  Tracer tracer("tracer", top.waveform_layout(), options, *options.rate_window);
   top.observe(&tracer);
   sc_core::sc_start();
   top.observe(nullptr);
@@ -41,8 +41,8 @@ Time run_traced(TraceOptions options) {
 
 constexpr std::uint64_t kWindowPs = 100'000;  // 100 ns: 10^7 per-second units per unit amount
 
-TraceOptions options_for(const std::string& name) {
-  TraceOptions options;
+WaveformOptions options_for(const std::string& name) {
+  WaveformOptions options;
   options.vcd_path = temp_path(name + ".vcd");
   options.timeline_path = temp_path(name + ".json");
   options.rate_window = Time::from_ps(kWindowPs);
@@ -59,7 +59,7 @@ std::uint64_t windows_total(const test::VcdVariable& rate, std::uint64_t last_ps
 }
 
 TEST(Tracer, VcdChangesAtTheSimulatedTimes) {
-  const TraceOptions options = options_for("timeline");
+  const WaveformOptions options = options_for("timeline");
   EXPECT_EQ(run_traced(options).ps(), 1'326'288u);  // as without the tracer (core_test.cpp)
   const test::Vcd vcd = test::read_vcd(options.vcd_path);
   EXPECT_EQ(vcd.timescale, "1ps");
@@ -108,7 +108,7 @@ TEST(Tracer, VcdChangesAtTheSimulatedTimes) {
 }
 
 TEST(Tracer, TimelineSlicesAreTheOps) {
-  const TraceOptions options = options_for("slices");
+  const WaveformOptions options = options_for("slices");
   run_traced(options);
   std::ifstream file(options.timeline_path);
   const nlohmann::json timeline = nlohmann::json::parse(file);
@@ -144,7 +144,7 @@ TEST(Tracer, TimelineSlicesAreTheOps) {
 
 // A window shows the state at its start, then the changes inside it, and ends at its end.
 TEST(Tracer, WindowStartsFromTheStateAndEndsTheFile) {
-  TraceOptions options = options_for("window");
+  WaveformOptions options = options_for("window");
   options.start = Time::from_ps(10'000);
   options.end = Time::from_ps(700'000);
   run_traced(options);

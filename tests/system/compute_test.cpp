@@ -3,9 +3,9 @@
 // process (test::run_report); the others simulate once, in their own process.
 #include <gtest/gtest.h>
 
-#include "sim/compute_report.hpp"
-#include "sim/html_report.hpp"
-#include "sim/simulate.hpp"
+#include "sim/report/compute_report.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/child_process.hpp"
-#include "sim/compute_report.hpp"
-#include "sim/levels.hpp"
-#include "sim/report.hpp"
-#include "sim/simulate.hpp"
+#include "sim/util/child_process.hpp"
+#include "sim/report/compute_report.hpp"
+#include "sim/report/levels.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "models/address_map.hpp"
-#include "sim/child_process.hpp"
-#include "sim/simulate.hpp"
+#include "sim/util/child_process.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 #include "tests/trace_support.hpp"
 

@@ -1,10 +1,10 @@
 // The simulated-time bound that guards 64-bit time really bounds: a run never takes longer than
 // every op of every block one after another, whether one block runs alone or many contend.
-#include "sim/run_limits.hpp"
+#include "sim/run/run_limits.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/simulate.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -2,7 +2,7 @@
 // its own process (gtest_discover_tests), as SystemC elaborates once per process.
 #include <gtest/gtest.h>
 
-#include "sim/simulate.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

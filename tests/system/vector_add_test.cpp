@@ -2,7 +2,7 @@
 // bytes-in-flight / latency (Little's law) when the in-flight limit is small.
 #include <gtest/gtest.h>
 
-#include "sim/simulate.hpp"
+#include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

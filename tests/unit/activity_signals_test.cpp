@@ -1,6 +1,6 @@
 // Signals from activity reports, without SystemC: which signals a selection makes, what changes
 // an interval makes and when, and rate windows that add up to the amounts moved.
-#include "sim/activity_signals.hpp"
+#include "sim/waveforms/activity_signals.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,8 +19,8 @@ struct Recorder : SignalSink {
   }
 };
 
-TraceLayout two_cores() {
-  TraceLayout layout;
+WaveformLayout two_cores() {
+  WaveformLayout layout;
   layout.cores = {"top.core0", "top.core1"};
   layout.channels = 2;
   layout.pseudo_channels = 2;
@@ -32,15 +32,15 @@ Time ps(std::uint64_t value) { return Time::from_ps(value); }
 // The signals `patterns` select on two cores, rates over windows of 100 ps, and what they
 // released.
 struct Traced {
-  TraceOptions options;
+  WaveformOptions options;
   ActivitySignals signals;
   Recorder sink;
   explicit Traced(std::vector<std::string> patterns)
       : options(with(std::move(patterns))), signals(two_cores(), options, ps(100)) {
     sink.signals = &signals.signals();
   }
-  static TraceOptions with(std::vector<std::string> patterns) {
-    TraceOptions o;
+  static WaveformOptions with(std::vector<std::string> patterns) {
+    WaveformOptions o;
     o.patterns = std::move(patterns);
     return o;
   }
@@ -48,9 +48,9 @@ struct Traced {
 };
 
 TEST(ActivitySignals, SelectionDecidesTheSignals) {
-  TraceOptions options;
+  WaveformOptions options;
   options.patterns = {"top.core1.dma", "top.hbm.ch1.pc0"};
-  options.level = TraceLevel::counters;
+  options.level = WaveformLevel::counters;
   const ActivitySignals signals(two_cores(), options, ps(100));
   std::vector<std::string> names;
   for (const Signal& s : signals.signals()) names.push_back(s.name);

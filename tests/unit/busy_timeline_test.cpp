@@ -1,6 +1,6 @@
 // The report's busy timeline: intervals into buckets, the union of requests in flight, and
 // buckets that widen as the run grows without losing a picosecond.
-#include "sim/busy_timeline.hpp"
+#include "sim/waveforms/busy_timeline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The child-process pool sweeps and studies run simulations in: exit codes, signals, stderr, time
 // limits, results handed back as children end.
-#include "sim/child_process.hpp"
+#include "sim/util/child_process.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/config_error.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -2,7 +2,7 @@
 // and the errors that name what is wrong with them.
 #include <gtest/gtest.h>
 
-#include "sim/config_error.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/hbm3_stack.hpp"
 #include "tests/test_support.hpp"
 

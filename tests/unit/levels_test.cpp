@@ -1,6 +1,6 @@
 // The hierarchical roofline from the analytical model: each level's Q, I, bandwidth and roof, and
 // which one binds.
-#include "sim/levels.hpp"
+#include "sim/report/levels.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/config_error.hpp"
-#include "sim/run_limits.hpp"
+#include "sim/util/config_error.hpp"
+#include "sim/run/run_limits.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "sim/config_error.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 #include "tests/trace_support.hpp"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <tuple>
 
-#include "sim/config_error.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -1,4 +1,4 @@
-#include "sim/quantity.hpp"
+#include "sim/config/quantity.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,15 +5,15 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/config_error.hpp"
-#include "sim/report.hpp"
-#include "sim/report_row.hpp"
-#include "sim/sweep_evaluator.hpp"
-#include "sim/sweep_expression.hpp"
-#include "sim/sweep_fields.hpp"
-#include "sim/sweep_row.hpp"
-#include "sim/sweep_spec.hpp"
-#include "sim/sweep_summary.hpp"
+#include "sim/util/config_error.hpp"
+#include "sim/report/report.hpp"
+#include "sim/sweep/report_cells.hpp"
+#include "sim/sweep/sweep_evaluator.hpp"
+#include "sim/sweep/sweep_expression.hpp"
+#include "sim/sweep/sweep_fields.hpp"
+#include "sim/sweep/sweep_row.hpp"
+#include "sim/sweep/sweep_spec.hpp"
+#include "sim/sweep/sweep_summary.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {

@@ -1,0 +1,45 @@
+// The SystemC shell of the L2; the timing is L2CacheTiming (l2_cache.hpp).
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <string_view>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "models/activity.hpp"
+#include "models/l2_cache.hpp"
+#include "models/sc_memory_request.hpp"
+#include "models/program.hpp"
+#include "models/stats.hpp"
+#include "models/units.hpp"
+
+namespace ridgeline {
+
+/// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM.
+class L2Cache : public sc_core::sc_module, private MemoryBelow {
+ public:
+  tlm_utils::multi_passthrough_target_socket<L2Cache> port;
+  tlm_utils::simple_initiator_socket<L2Cache> memory;
+
+  L2Cache(sc_core::sc_module_name name, const L2CacheParams& params);
+  ~L2Cache() override;
+
+  const L2CacheTiming& timing() const { return timing_; }
+  void observe(ActivityObserver* observer) { timing_.observe(observer); }
+  /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
+  void flush();
+
+ private:
+  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  Time access(Time at, const Region& region, bool is_write) override;
+
+  L2CacheTiming timing_;
+  tlm::tlm_generic_payload payload_;
+  MemoryRequest request_;
+};
+
+}  // namespace ridgeline

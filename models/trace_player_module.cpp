@@ -1,0 +1,94 @@
+#include "models/trace_player_module.hpp"
+
+#include <cassert>
+
+#include "models/sc_time.hpp"
+
+namespace ridgeline {
+
+TracePlayer::TracePlayer(sc_core::sc_module_name name, std::uint32_t index,
+                         const TracePlayerParams& params, AccessSource& source,
+                         WakeupQueue& wakeups)
+    : sc_module(name),
+      memory("memory"),
+      index_(index),
+      params_(params),
+      source_(source),
+      wakeups_(wakeups),
+      wakeup_index_(wakeups.add(*this)) {
+  assert(params.access_bytes > 0);
+  payload_.set_extension(&request_);
+  payload_.set_streaming_width(0);
+  payload_.set_byte_enable_ptr(nullptr);
+  request_.initiator = index_;
+}
+
+TracePlayer::~TracePlayer() { payload_.clear_extension(&request_); }
+
+bool TracePlayer::room() const {
+  const bool bytes_fit = bytes_in_flight_ == 0 ||
+                         bytes_in_flight_ + params_.access_bytes <= params_.max_bytes_in_flight;
+  const bool requests_fit = params_.max_requests_in_flight == 0 ||
+                            completions_ps_.size() < params_.max_requests_in_flight;
+  return bytes_fit && requests_fit;
+}
+
+void TracePlayer::issue(Time t) {
+  const bool is_write = next_.is_write;
+  const std::uint64_t bytes = params_.access_bytes;
+  request_.region = Region{next_.address, 1, bytes, bytes, 1};
+  payload_.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_address(next_.address);
+  payload_.set_data_length(static_cast<unsigned int>(bytes));
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  memory->b_transport(payload_, delay);
+  assert(payload_.is_response_ok());
+  const Time done = t + to_time(delay);
+  stats_.latency.add(done - t);
+  stats_.finish = max(stats_.finish, done);
+  completions_ps_.push(done.ps());
+  bytes_in_flight_ += bytes;
+  if (observing(observer_)) {
+    Activity a(UnitKind::player, index_, t, t, done);
+    a.bytes = bytes;
+    a.write = is_write;
+    observer_->activity(a);
+  }
+  if (is_write) {
+    ++stats_.writes;
+    stats_.write_bytes += bytes;
+  } else {
+    ++stats_.reads;
+    stats_.read_bytes += bytes;
+  }
+}
+
+void TracePlayer::wake(Time t) {
+  ++stats_.wakeups;
+  while (!completions_ps_.empty() && completions_ps_.top() <= t.ps()) {
+    completions_ps_.pop();
+    bytes_in_flight_ -= params_.access_bytes;
+  }
+  // Take the next access only with room to issue it: the stream goes, in its order, to whichever
+  // player has room first, and no player holds an access back while another could issue it.
+  while (!ended_ && room()) {
+    if (!source_.next(next_)) {
+      ended_ = true;
+      break;
+    }
+    if (blocked_) {
+      stats_.in_flight_limit += t - blocked_since_;
+      blocked_ = false;
+    }
+    issue(t);
+  }
+  if (ended_) return;  // the statistics already hold every completion time
+  if (!blocked_) {
+    blocked_ = true;
+    blocked_since_ = t;
+  }
+  wakeups_.wake_at(wakeup_index_, Time::from_ps(completions_ps_.top()));
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,56 @@
+// The roofline as a picture: log-log axes (FLOP/byte, FLOP/s), the compute ceiling, one memory
+// slope per level with its ridge point marked, and each kernel twice: where the analytical model
+// puts it (hollow) and where the simulation measured it (filled). A sweep over hardware draws
+// each machine's roof on the one chart.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/charts/chart_scale.hpp"
+#include "sim/util/json.hpp"
+
+namespace ridgeline {
+
+struct RooflineChart {
+  struct Level {
+    std::string name;        ///< "HBM", "L2", "SRAM"
+    double bytes_per_s = 0;  ///< the slope
+  };
+  /// One machine's ceilings for the data type: the compute roof and a slope per memory level.
+  struct Roof {
+    std::string name;  ///< the machine, in tooltips (and the legend when there are several)
+    double peak_flop_per_s = 0;
+    std::string peak_label;  ///< e.g. "P = 20 TFLOP/s (fp32)"
+    std::vector<Level> levels;
+    std::string colour;  ///< empty: black (a second roof's are grey)
+  };
+  struct Point {
+    std::string series;  ///< legend entry: a workload, or a swept value
+    double intensity_flop_per_byte = 0;
+    double flop_per_s = 0;
+    bool simulated = false;  ///< measured (filled) or analytical (hollow)
+    std::string level;       ///< empty: I at HBM; else I at that level (hierarchical roofline)
+    std::string point;       ///< a sweep's point number (data-point), empty for none
+    std::string note;        ///< more for its tooltip (a sweep point's inputs)
+  };
+  std::string title;
+  std::vector<Roof> roofs;  ///< one for a run or study; one per machine for a sweep
+  std::vector<Point> points;
+  std::string legend_title;  ///< above the series in the legend (the axis they are coloured by)
+  /// Colours of series; a series not here takes the palette's next colour.
+  std::map<std::string, std::string> series_colours;
+};
+
+/// One series per report (`run`/`analyze` JSON): the analytical point, and the simulated one
+/// where the report has it, at I at HBM; with the report's memory levels, the same performance
+/// again at I at each inner level (L2, SRAM), to read against that level's slope. Series are
+/// named `series[i]`, else the workload's label. Ceilings come from the first report.
+RooflineChart roofline_of(const std::vector<Json>& reports, const std::vector<std::string>& series);
+
+/// Markers of one series and kind that would land on the same pixel are drawn once, their
+/// tooltips joined: a sweep of a million points draws what can be seen.
+std::string render_roofline_svg(const RooflineChart& chart);
+
+}  // namespace ridgeline

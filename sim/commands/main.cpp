@@ -1,0 +1,339 @@
+// The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "models/sc_main_stub.hpp"
+#include "sim/config/run_config.hpp"
+#include "sim/util/config_error.hpp"
+#include "sim/config/config_node.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/util/output_file.hpp"
+#include "sim/report/report.hpp"
+#include "sim/charts/roofline_chart.hpp"
+#include "sim/run/simulate.hpp"
+#include "sim/commands/study.hpp"
+#include "sim/sweep/sweep_report.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+#include "sim/waveforms/waveform_options.hpp"
+
+namespace {
+
+using namespace ridgeline;
+
+struct RunOptions {
+  std::string hardware;
+  std::string workload;
+  std::vector<std::string> overrides;
+  std::string json_path;
+  std::string csv_path;
+  std::string roofline_path;
+  std::string html_path;
+  bool quiet = false;
+  WaveformOptions traces;
+};
+
+// The trace options as typed; read into RunOptions::traces once the command line is parsed.
+struct WaveformOptionsText {
+  std::string level;
+  std::string start;
+  std::string end;
+  std::string limit;
+  std::string rate_window;
+};
+
+// -j: CLI11's own range check says "not in range" of text that is no number at all.
+const CLI::Validator kJobs(
+    [](std::string& text) -> std::string {
+      try {
+        const std::uint64_t jobs = parse_count(text);
+        if (jobs >= 1 && jobs <= 1024) return {};
+      } catch (const QuantityError&) {
+      }
+      return fmt::format("value \"{}\": expected a whole number of processes from 1 to 1024", text);
+    },
+    "1..1024");
+
+// --point-timeout: a finite number of seconds (NaN passes CLI::PositiveNumber, and a huge
+// value overflows the clock the limit is measured on).
+const CLI::Validator kPointTimeout(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double seconds = std::strtod(text.c_str(), &end);
+      if (!text.empty() && end == text.c_str() + text.size() && seconds > 0 && seconds <= 1e6)
+        return {};
+      return fmt::format("value \"{}\": expected seconds, more than 0 and at most 1000000", text);
+    },
+    "SECONDS");
+
+void add_trace_arguments(CLI::App& command, WaveformOptions& traces, WaveformOptionsText& text) {
+  command.add_option("--vcd", traces.vcd_path,
+                     "write a VCD waveform (GTKWave) of the units' activity to this file, and a "
+                     "GTKWave save file (.gtkw) beside it");
+  command.add_option("--timeline", traces.timeline_path,
+                     "write a timeline (Chrome / Perfetto trace event JSON) to this file");
+  command.add_option("--trace", traces.patterns,
+                     "trace only signals matching this hierarchy glob, e.g. 'top.core0.*' or "
+                     "'top.hbm'; repeatable (default: all)");
+  command.add_option("--trace-level", text.level,
+                     "detail: busy (1), counters (2: queues, in flight, blocks, stages) or rates "
+                     "(3: bandwidth and FLOP rate); default rates");
+  command.add_option("--trace-start", text.start, "trace from this simulated time, e.g. 10us");
+  command.add_option("--trace-end", text.end, "trace until this simulated time (default: the end)");
+  command.add_option("--trace-limit", text.limit,
+                     "stop a trace file before it passes this size (default 256MiB)");
+  command.add_option("--trace-rate-window", text.rate_window,
+                     "window of the rate signals (default: about T_ideal / 1000)");
+}
+
+void read_trace_text(const WaveformOptionsText& text, WaveformOptions& traces) {
+  if (!text.level.empty()) traces.level = parse_trace_level("--trace-level", text.level);
+  if (!text.start.empty()) traces.start = parse_trace_time("--trace-start", text.start);
+  if (!text.end.empty()) traces.end = parse_trace_time("--trace-end", text.end);
+  if (!text.limit.empty()) traces.limit_bytes = parse_trace_size("--trace-limit", text.limit);
+  if (!text.rate_window.empty()) {
+    traces.rate_window = parse_trace_time("--trace-rate-window", text.rate_window);
+  }
+  const bool selected = !traces.patterns.empty() || !text.level.empty() || !text.start.empty() ||
+                        !text.end.empty() || !text.limit.empty() || !text.rate_window.empty();
+  if (selected && !traces.any()) {
+    throw ConfigError(SourceLocation{"--trace options"}, "", "",
+                      "they shape a trace, but no trace is asked for",
+                      "add --vcd FILE or --timeline FILE");
+  }
+  check_trace_options(traces);
+}
+
+// The sweep report's options, shared by `sweep --report` and `sweep-report`.
+void add_sweep_report_arguments(CLI::App& command, SweepReportOptions& report) {
+  command.add_option("--roofline", report.roofline_path,
+                     "draw every ok point on one roofline (a roof per machine) as SVG to this "
+                     "file");
+  command.add_option("--color-by", report.color_by,
+                     "colour the roofline's points by this axis (default: the first axis that "
+                     "varies), e.g. workload.tile");
+  command.add_option("--heatmap", report.heatmap,
+                     "the heat map's two axes, AXIS,AXIS (default: the first two that vary), "
+                     "e.g. hardware,workload.tile");
+}
+
+void add_config_arguments(CLI::App& command, RunOptions& options) {
+  command.add_option("HARDWARE", options.hardware, "hardware file (YAML, top key 'hardware:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command.add_option("WORKLOAD", options.workload, "workload file (YAML, top key 'workload:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command.add_option("--set", options.overrides,
+                     "override one value, e.g. --set workload.tile.m=32 or "
+                     "--set hardware.hbm.bandwidth=2TB/s; repeatable, applied in order");
+  command.add_option("--json", options.json_path, "write the full report as JSON to this file");
+  command.add_option("--roofline", options.roofline_path,
+                     "draw the roofline (ceilings, ridge points, the kernel's analytical and "
+                     "simulated points) as SVG to this file");
+  command.add_option("--report", options.html_path,
+                     "write a self-contained HTML report (tables and charts) to this file");
+}
+
+// The pictures of one run, from the same figures as its JSON (and, for the report, the busy
+// timeline collected from the run when there was one).
+void write_pictures(const RunOptions& options, const Json& report,
+                    const BusyTimeline* busy = nullptr) {
+  if (!options.roofline_path.empty()) {
+    write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of({report}, {})));
+  }
+  if (!options.html_path.empty())
+    write_file_atomically(options.html_path, render_html_report(report, busy));
+}
+
+int analyze_command(const RunOptions& options) {
+  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  const Json report = report_json(config, nullptr);
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
+  write_pictures(options, report);
+  if (!options.quiet) std::cout << report_text(config, nullptr);
+  return 0;
+}
+
+int run_command(const RunOptions& options) {
+  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  // The report's timeline chart needs the units' busy time over the run: watched only for it.
+  std::optional<BusyTimeline> busy;
+  if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
+  const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
+  const Json report = report_json(config, &result);
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
+  if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
+  write_pictures(options, report, busy ? &*busy : nullptr);
+  if (!options.quiet) std::cout << report_text(config, &result);
+  return 0;
+}
+
+// A command-line mistake as one line, like a ConfigError: what is wrong and where to look. CLI11's
+// own message is two lines and says "a subcommand is required" for a misspelt one.
+std::string command_line_error(const CLI::App& app, int argc, char** argv,
+                               const CLI::ParseError& error) {
+  const std::vector<const CLI::App*> commands = app.get_subcommands({});
+  const auto named = std::find_if(commands.begin(), commands.end(),
+                                  [](const CLI::App* command) { return command->parsed(); });
+  if (named == commands.end() && argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* command : commands) names.push_back(command->get_name());
+    std::string fix = fmt::format("commands: {}", fmt::join(names, ", "));
+    if (auto suggestion = did_you_mean(argv[1], names))
+      fix = "did you mean '" + *suggestion + "'? " + fix;
+    return printable(fmt::format("unknown command '{}' ({})", argv[1], fix), 4096);
+  }
+  const std::string help = named == commands.end()
+                               ? "ridgeline --help"
+                               : "ridgeline " + (*named)->get_name() + " --help";
+  return printable(fmt::format("{} (see '{}')", error.what(), help), 4096);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // SystemC prints a banner when its kernel starts unless told not to.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+
+  CLI::App app{
+      "Ridgeline: a cycle-approximate accelerator simulator. It computes the roofline model of a "
+      "workload on a machine (F, Q, I, ridge point, T_compute, T_memory, T_ideal, on-chip "
+      "footprint) and simulates the workload's traffic through SystemC models of HBM, SRAM, "
+      "register files and compute units, reporting both side by side."};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "show the help of every subcommand");
+
+  RunOptions options;
+  CLI::App* analyze = app.add_subcommand(
+      "analyze", "the analytical model only: F, Q at HBM, I, roofline, bound, times, footprint");
+  add_config_arguments(*analyze, options);
+  analyze->add_flag("--quiet", options.quiet, "print nothing on stdout");
+
+  CLI::App* run = app.add_subcommand(
+      "run", "simulate the workload on the hardware and report it beside the analytical model");
+  add_config_arguments(*run, options);
+  run->add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
+  run->add_flag("--quiet", options.quiet, "print nothing on stdout");
+  WaveformOptionsText trace_text;
+  add_trace_arguments(*run, options.traces, trace_text);
+
+  StudyOptions study;
+  study.jobs = std::max(1u, std::thread::hardware_concurrency());
+  CLI::App* study_command = app.add_subcommand(
+      "study", "several workloads on one machine: the seed note's table, then the simulated one");
+  study_command->add_option("HARDWARE", study.hardware_path, "hardware file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  study_command->add_option("WORKLOADS", study.workload_paths, "workload files, one row each")
+      ->required()
+      ->check(CLI::ExistingFile);
+  study_command->add_option("--set", study.overrides,
+                            "override one value in every run; repeatable");
+  study_command->add_flag("--analytical", study.analytical_only, "skip the simulations");
+  study_command
+      ->add_option("-j,--jobs", study.jobs,
+                   "simulations run at once (default: the machine's cores)")
+      ->check(kJobs);
+  study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
+  study_command->add_option("--roofline", study.roofline_path,
+                            "draw every workload on one roofline, as SVG to this file");
+
+  SweepOptions sweep;
+  sweep.jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string shard;
+  CLI::App* sweep_command = app.add_subcommand(
+      "sweep",
+      "run a design-space sweep (configs/sweeps/*.yaml): every point of its axes, results as "
+      "CSV and JSON lines, resumable, in shards for many machines");
+  sweep_command->add_option("SWEEP", sweep.sweep_path, "sweep file (YAML, top key 'sweep:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sweep_command
+      ->add_option("--out", sweep.out_directory,
+                   "results directory; run again with the same one to resume")
+      ->required();
+  sweep_command
+      ->add_option("-j,--jobs", sweep.jobs,
+                   "simulations run at once (default: the machine's cores)")
+      ->check(kJobs);
+  sweep_command->add_option("--shard", shard,
+                            "run only the I-th of N slices (points p with p mod N = I - 1), "
+                            "e.g. --shard 2/4; join them with sweep-merge");
+  sweep_command->add_flag("--analytical", sweep.analytical,
+                          "the analytical model only, in this process (no simulation)");
+  sweep_command
+      ->add_option("--point-timeout", sweep.point_timeout_s,
+                   "seconds a simulated point may run before it is killed and recorded failed")
+      ->check(kPointTimeout);
+
+  sweep_command->add_option(
+      "--report", sweep.report.html_path,
+      "at the end, write the sweep's report (summary, heat map, Pareto front, time and FLOP/s "
+      "by axis, roofline, failed and skipped points) as one self-contained HTML file");
+  add_sweep_report_arguments(*sweep_command, sweep.report);
+
+  MergeOptions merge;
+  CLI::App* merge_command =
+      app.add_subcommand("sweep-merge", "join the results of a sweep's shards into one directory");
+  merge_command->add_option("DIRS", merge.directories, "the shards' results directories")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  merge_command->add_option("--out", merge.out_directory, "directory for the joined results")
+      ->required();
+
+  std::string report_directory;
+  SweepReportOptions report;
+  CLI::App* report_command = app.add_subcommand(
+      "sweep-report",
+      "draw a sweep's results (a finished, resumed or merged --out directory) as an HTML report: "
+      "summary, heat map, Pareto front, time and FLOP/s by axis, roofline, failed and skipped "
+      "points");
+  report_command->add_option("DIR", report_directory, "the sweep's results directory")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  report_command->add_option("--out", report.html_path, "the report, one self-contained HTML file")
+      ->required();
+  add_sweep_report_arguments(*report_command, report);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    std::cerr << "ridgeline: error: " << command_line_error(app, argc, argv, error) << '\n';
+    return kExitBadInput;
+  }
+
+  try {
+    if (analyze->parsed()) return analyze_command(options);
+    if (run->parsed()) {
+      read_trace_text(trace_text, options.traces);
+      return run_command(options);
+    }
+    if (sweep_command->parsed()) {
+      if (!shard.empty()) sweep.shard = parse_shard(shard);
+      return run_sweep(sweep);
+    }
+    if (merge_command->parsed()) return run_sweep_merge(merge);
+    if (report_command->parsed()) {
+      write_sweep_report(report_directory, report);
+      return 0;
+    }
+    return run_study(study);
+  } catch (const ConfigError& error) {
+    std::cerr << "ridgeline: error: " << error.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& error) {
+    std::cerr << "ridgeline: internal error: " << printable(error.what(), 4096) << '\n';
+    return 1;
+  } catch (...) {
+    std::cerr << "ridgeline: internal error: an exception of unknown type\n";
+    return 1;
+  }
+}

@@ -1,0 +1,172 @@
+#include "sim/config/hardware_config.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "sim/config/hbm_config.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::uint32_t small_count(const ConfigNode& node, std::uint64_t limit) {
+  return static_cast<std::uint32_t>(node.positive_count_at_most(limit));
+}
+
+// Threads, warps and registers (all optional: docs/CONFIG.md gives each default). Reads the
+// optional keys of `cores` and `cores.registers` and closes the latter.
+void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
+                         HardwareParams& params) {
+  KernelTarget& threads = params.threads;
+  if (auto per_thread = registers.optional("max_per_thread")) {
+    threads.max_registers_per_thread = small_count(*per_thread, 1u << 16);
+  }
+  registers.reject_unknown_keys();
+  if (auto warp = cores.optional("warp_size")) threads.warp_size = small_count(*warp, 1u << 10);
+  if (auto warps = cores.optional("max_warps"))
+    params.core.max_warps = small_count(*warps, 1u << 20);
+  if (auto block = cores.optional("max_threads_per_block")) {
+    threads.max_threads_per_block = small_count(*block, 1u << 24);
+  }
+  if (auto barrier = cores.optional("barrier_latency")) {
+    threads.barrier = Cycles{barrier->quantity(Dimension::cycles)};
+    if (threads.barrier.count > 1'000'000) barrier->fail("must be at most 1000000cycles");
+  }
+  if (const std::uint64_t registers_per_warp =
+          std::uint64_t{threads.warp_size} * threads.max_registers_per_thread * kRegisterBytes;
+      registers_per_warp > params.core.registers.capacity_bytes) {
+    registers.required("max_per_thread")
+        .fail(fmt::format("one warp at this limit needs {} of registers ({} threads) but a core "
+                          "has {} (hardware.cores.registers.capacity)",
+                          format_bytes(registers_per_warp), threads.warp_size,
+                          format_bytes(params.core.registers.capacity_bytes)),
+              "lower the limit or enlarge the register file");
+  }
+}
+
+ComputeUnitParams parse_compute(const ConfigNode& compute) {
+  ComputeUnitParams params;
+  const ConfigNode throughput = compute.required("throughput");
+  bool any = false;
+  for (DataType type : kAllDataTypes) {
+    if (auto rate = throughput.optional(name_of(type))) {
+      params.flops_per_cycle[index_of(type)] = rate->positive_quantity(Dimension::flops_per_cycle);
+      any = true;
+    }
+  }
+  throughput.reject_unknown_keys();
+  if (!any) throughput.fail("no data type given", "give at least one, e.g. 'fp32: 256FLOP/cycle'");
+  params.pipeline_latency =
+      Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
+  compute.reject_unknown_keys();
+  return params;
+}
+
+// The optional shared L2 (docs/CONFIG.md, "hardware.l2").
+L2CacheParams parse_l2(const ConfigNode& l2) {
+  L2CacheParams params;
+  const ConfigNode capacity = l2.required("capacity");
+  params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
+  const ConfigNode line = l2.required("line_size");
+  params.line_bytes = line.positive_quantity(Dimension::bytes);
+  if ((params.line_bytes & (params.line_bytes - 1)) != 0) {
+    line.fail("must be a power of two", "e.g. 128B");
+  }
+  const ConfigNode ways = l2.required("associativity");
+  params.associativity = small_count(ways, CacheSets::kMaxWays);
+  params.bandwidth.bytes_per_second =
+      l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
+  params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
+  if (auto policy = l2.optional("write_policy")) {
+    params.write_policy = policy->choice({"write_back", "write_through"}) == "write_back"
+                              ? L2WritePolicy::write_back
+                              : L2WritePolicy::write_through;
+  }
+  if (auto index = l2.optional("set_index")) {
+    params.set_index =
+        index->choice({"xor", "modulo"}) == "xor" ? L2SetIndex::xor_folded : L2SetIndex::modulo;
+  }
+  l2.reject_unknown_keys();
+
+  const std::uint64_t set_bytes = params.line_bytes * params.associativity;
+  if (params.capacity_bytes % set_bytes != 0) {
+    capacity.fail(fmt::format("must be a whole number of sets of line_size x associativity = {}",
+                              format_bytes(set_bytes)),
+                  fmt::format("use a multiple of {}, e.g. {}", format_bytes(set_bytes),
+                              format_bytes((params.capacity_bytes / set_bytes + 1) * set_bytes)));
+  }
+  // The model keeps 20 to 80 bytes of state per line, by associativity: bound it, not the lines.
+  constexpr std::uint64_t kMaxStateBytes = std::uint64_t{128} << 20;
+  const std::uint64_t state = CacheSets::state_bytes(params.sets(), params.associativity);
+  if (state > kMaxStateBytes) {
+    capacity.fail(fmt::format("{} lines of {} in {} ways need {} of the simulator's memory, more "
+                              "than the {} it allows a cache",
+                              params.lines(), format_bytes(params.line_bytes), params.associativity,
+                              format_bytes(state), format_bytes(kMaxStateBytes)),
+                  "use longer lines, more ways or a smaller capacity");
+  }
+  return params;
+}
+
+}  // namespace
+
+HardwareParams parse_hardware(const ConfigNode& hardware) {
+  HardwareParams params;
+  params.name = hardware.required("name").text();
+  params.core_clock = Clock(hardware.required("clock").positive_quantity(Dimension::frequency));
+  if (params.core_clock.frequency_hz > 1'000'000'000'000ULL) {
+    hardware.required("clock").fail("must be at most 1THz (the time resolution is 1 ps)");
+  }
+
+  const ConfigNode cores = hardware.required("cores");
+  // Each core is a SystemC module of about 5 KB elaborated before the run: 2^20 of them took 5 GB
+  // and minutes; 65536 stay within a few hundred MB.
+  params.cores = small_count(cores.required("count"), 1u << 16);
+  params.core.max_resident_blocks = small_count(cores.required("max_resident_blocks"), 1u << 16);
+
+  const ConfigNode sram = cores.required("sram");
+  params.core.sram.capacity_bytes = sram.required("capacity").positive_quantity(Dimension::bytes);
+  params.core.sram.read_bytes_per_cycle =
+      sram.required("read_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  params.core.sram.write_bytes_per_cycle =
+      sram.required("write_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  sram.reject_unknown_keys();
+
+  const ConfigNode registers = cores.required("registers");
+  params.core.registers.capacity_bytes =
+      registers.required("capacity").positive_quantity(Dimension::bytes);
+
+  params.core.compute = parse_compute(cores.required("compute"));
+  parse_thread_limits(cores, registers, params);
+  cores.reject_unknown_keys();
+
+  const ConfigNode hbm = hardware.required("hbm");
+  params.hbm.peak_bandwidth.bytes_per_second =
+      hbm.required("bandwidth").positive_quantity(Dimension::bandwidth);
+  params.hbm.access_latency = Time::from_ps(hbm.required("latency").quantity(Dimension::time));
+  params.hbm.channels = small_count(hbm.required("channels"), 1u << 16);
+  const ConfigNode interleave = hbm.required("interleave");
+  params.hbm.interleave_bytes = interleave.positive_quantity(Dimension::bytes);
+  params.core.max_bytes_in_flight =
+      hbm.required("max_bytes_in_flight_per_core").positive_quantity(Dimension::bytes);
+  if (auto requests = hbm.optional("max_requests_in_flight_per_core")) {
+    params.core.max_requests_in_flight =
+        small_count(*requests, std::numeric_limits<std::uint32_t>::max());
+  }
+  parse_hbm_organisation(hbm, params.hbm);
+  // The HBM model maps addresses by stripes of interleave x channels x pseudo-channels bytes.
+  if (params.hbm.interleave_bytes >
+      std::numeric_limits<std::uint64_t>::max() / params.hbm.units()) {
+    interleave.fail(
+        "interleave x channels x pseudo_channels (one stripe over all of them) must fit "
+        "in 64 bits",
+        "use an interleave of at most a few KiB, as memories do");
+  }
+  hbm.reject_unknown_keys();
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
+  hardware.reject_unknown_keys();
+  return params;
+}
+
+}  // namespace ridgeline

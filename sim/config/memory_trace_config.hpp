@@ -1,0 +1,21 @@
+// workload kind memory_trace: its keys, and the pass over the trace file that checks every line
+// and counts loads and stores. The reference of every key is docs/CONFIG.md.
+#pragma once
+
+#include "models/hardware.hpp"
+#include "sim/config/config_node.hpp"
+#include "workloads/memory_trace.hpp"
+
+namespace ridgeline {
+
+/// Reads `path` (relative to the workload file's folder, or to the working directory when given
+/// with --set) and `access_bytes`.
+MemoryTraceSpec parse_memory_trace(const ConfigNode& workload);
+
+/// Reads the whole trace once, streaming: a bad line is a ConfigError naming the trace file, line
+/// and column; counts loads and stores; in detailed HBM mode checks every access lies within the
+/// memory's capacity.
+void scan_memory_trace(const ConfigNode& workload, MemoryTraceSpec& spec,
+                       const HardwareParams& hardware);
+
+}  // namespace ridgeline

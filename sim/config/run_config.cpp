@@ -1,0 +1,187 @@
+#include "sim/config/run_config.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/config/config_node.hpp"
+#include "sim/config/hardware_config.hpp"
+#include "sim/config/memory_trace_config.hpp"
+#include "sim/config/quantity.hpp"
+#include "sim/config/workload_config.hpp"
+
+namespace ridgeline {
+
+Roof roof_of(const HardwareParams& hardware, DataType type) {
+  return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s()};
+}
+
+namespace {
+
+void check_override_roots(const std::vector<std::string>& overrides) {
+  for (const auto& assignment : overrides) {
+    if (assignment.rfind("hardware.", 0) == 0 || assignment.rfind("workload.", 0) == 0) continue;
+    throw ConfigError(SourceLocation{"--set " + assignment, 0, 0}, "", "",
+                      "an override's key path starts with 'hardware.' or 'workload.'",
+                      "e.g. --set workload.tile.m=32 or --set hardware.hbm.bandwidth=2TB/s");
+  }
+}
+
+}  // namespace
+
+std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {
+  const DataType type = compute_type(workload);
+  if (hw.core.compute.flops_per_cycle[index_of(type)]) return std::nullopt;
+  std::string listed;
+  for (DataType t : kAllDataTypes) {
+    if (hw.core.compute.flops_per_cycle[index_of(t)])
+      listed += (listed.empty() ? "" : ", ") + std::string(name_of(t));
+  }
+  return Violation{
+      "workload.dtype",
+      fmt::format("hardware '{}' gives no {} throughput (cores.compute.throughput)", hw.name,
+                  name_of(type)),
+      "use a data type it lists (" + listed + ") or add its throughput to the hardware file"};
+}
+
+std::optional<Violation> check_fits(const HardwareParams& hw, const WorkloadSpec& workload,
+                                    const Footprint& f) {
+  // Reported at the tile, the workload's key that sets the footprint, where there is one.
+  const std::string where =
+      std::holds_alternative<GemmSpec>(workload) ? "workload.tile" : "workload";
+  if (f.sram_bytes > hw.core.sram.capacity_bytes) {
+    return Violation{
+        where,
+        fmt::format("one block needs {} of SRAM ({} of inputs x {} stage{}) but a core has "
+                    "{} (hardware.cores.sram.capacity)",
+                    format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
+                    f.stages == 1 ? "" : "s", format_bytes(hw.core.sram.capacity_bytes)),
+        "use a smaller tile, fewer stages or more SRAM"};
+  }
+  if (f.register_bytes > hw.core.registers.capacity_bytes) {
+    return Violation{
+        where,
+        fmt::format("one block needs {} of registers ({} threads in {} warps x {} registers) but "
+                    "a core has {} (hardware.cores.registers.capacity)",
+                    format_bytes(f.register_bytes), f.threads, f.warps,
+                    f.allocated_registers_per_thread,
+                    format_bytes(hw.core.registers.capacity_bytes)),
+        "use a smaller tile or more registers"};
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> check_threads(const HardwareParams& hw, const WorkloadSpec& workload,
+                                       const Footprint& f) {
+  const KernelTarget& limits = hw.threads;
+  // The key that sets a block's threads: the register tile of a GEMM (else its tile), `threads`
+  // of a vector add (else the workload).
+  const auto* gemm = std::get_if<GemmSpec>(&workload);
+  const std::string threads_key = gemm ? "workload.register_tile" : "workload.threads";
+  const std::string threads_fallback = gemm ? "workload.tile" : "";
+  if (gemm && gemm->warp_tile) {
+    // A warp tile is what one warp's threads compute together: exactly a warp of register tiles.
+    const RegisterTile& w = *gemm->warp_tile;
+    const RegisterTile& r = gemm->register_tile;
+    const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);
+    if (threads != limits.warp_size) {
+      return Violation{"workload.warp_tile",
+                       fmt::format("a warp tile of {} x {} with a register tile of {} x {} has {} "
+                                   "threads but a warp has {} (hardware.cores.warp_size)",
+                                   w.m, w.n, r.m, r.n, threads, limits.warp_size),
+                       "choose warp_tile so that (m / register_tile.m) x (n / register_tile.n) "
+                       "equals the warp size"};
+    }
+  }
+  if (limits.max_threads_per_block != 0 && f.threads > limits.max_threads_per_block) {
+    return Violation{threads_key,
+                     fmt::format("one block has {} threads but a core runs at most {} "
+                                 "(hardware.cores.max_threads_per_block)",
+                                 f.threads, limits.max_threads_per_block),
+                     "give each thread more outputs (a larger register_tile) or use a smaller tile",
+                     threads_fallback};
+  }
+  const std::uint32_t max_warps = hw.core.max_warps;
+  if (max_warps != 0 && f.warps > max_warps) {
+    return Violation{threads_key,
+                     fmt::format("one block has {} warps of {} threads but a core holds at most {} "
+                                 "(hardware.cores.max_warps)",
+                                 f.warps, limits.warp_size, max_warps),
+                     "give each thread more outputs (a larger register_tile) or use a smaller tile",
+                     threads_fallback};
+  }
+  if (f.spilled_registers_per_thread == 0) return std::nullopt;
+  if (gemm && gemm->spill == SpillPolicy::local) return std::nullopt;
+  std::string need = fmt::format("a thread needs {} registers", f.registers_per_thread);
+  std::string fix = "set 'threads' higher or use smaller chunks";
+  std::string key = threads_key;
+  if (gemm) {
+    const ThreadRegisters r = thread_registers(*gemm);
+    if (r.given) {
+      key = "workload.registers_per_thread";
+    } else {
+      need += fmt::format(" ({} accumulators + {} operand fragments + {} overhead)", r.accumulators,
+                          r.fragments, r.overhead);
+    }
+    fix = "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";
+  }
+  return Violation{
+      key,
+      fmt::format("{} but a thread may hold {} (hardware.cores.registers.max_per_thread)", need,
+                  limits.max_registers_per_thread),
+      fix, key == threads_key ? threads_fallback : ""};
+}
+
+Analysis analyze_on(const HardwareParams& hw, const WorkloadSpec& workload) {
+  return analyze(workload, roof_of(hw, compute_type(workload)), hw.threads);
+}
+
+Occupancy occupancy_on(const HardwareParams& hw, const Footprint& footprint) {
+  return occupancy(footprint,
+                   CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
+                                hw.core.max_resident_blocks, hw.core.max_warps});
+}
+
+namespace {
+
+// At the key if it is written, else at the fallback if that is, else at the deepest key written
+// on the way to it.
+[[noreturn]] void fail_at(const ConfigNode& document, const Violation& violation) {
+  for (const std::string& path : {violation.key_path, violation.fallback_key_path}) {
+    if (path.empty()) continue;
+    const ConfigNode node = document.find(path);
+    if (node.key_path() == path) node.fail(violation.rule, violation.fix);
+  }
+  document.find(violation.key_path).fail(violation.rule, violation.fix);
+}
+
+}  // namespace
+
+RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,
+                      const std::vector<std::string>& overrides) {
+  check_override_roots(overrides);
+  RunConfig config;
+  config.hardware_path = hardware_path;
+  config.workload_path = workload_path;
+  config.overrides = overrides;
+  const ConfigNode hardware = load_document(hardware_path, "hardware", overrides);
+  config.hardware = parse_hardware(hardware);
+  const ConfigNode workload = load_document(workload_path, "workload", overrides);
+  config.workload = parse_workload(workload);
+  const YAML::Mark mark = workload.yaml().Mark();
+  config.workload_location = SourceLocation{workload_path, mark.is_null() ? 0 : mark.line + 1,
+                                            mark.is_null() ? 0 : mark.column + 1};
+  if (auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
+    scan_memory_trace(workload, *trace, config.hardware);  // no FLOPs: no data type to check
+  } else if (auto violation = check_data_type(config.hardware, config.workload)) {
+    fail_at(workload, *violation);
+  }
+  config.analysis = analyze_on(config.hardware, config.workload);
+  const Footprint& footprint = config.analysis.footprint;
+  if (auto violation = check_threads(config.hardware, config.workload, footprint))
+    fail_at(workload, *violation);
+  if (auto violation = check_fits(config.hardware, config.workload, footprint))
+    fail_at(workload, *violation);
+  config.occupancy = occupancy_on(config.hardware, footprint);
+  return config;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,300 @@
+#include "sim/report/html_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "sim/charts/busy_chart.hpp"
+#include "sim/charts/roofline_chart.hpp"
+#include "sim/charts/svg.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 0; color: #222; background: #fafafa; }
+main { max-width: 980px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.4em; margin: 0.2em 0; } h2 { font-size: 1.1em; margin: 1.4em 0 0.5em; border-bottom: 1px solid #ddd; }
+.subtitle { color: #555; }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0; }
+.card { background: white; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; flex: 1 1 130px; max-width: 220px; }
+.card .label { font-size: 0.8em; color: #666; } .card .value { font-size: 1.3em; font-weight: bold; }
+table { border-collapse: collapse; background: white; width: 100%; font-size: 0.92em; }
+th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; } th:first-child, td:first-child { text-align: left; }
+th { background: #f0f0f0; }
+.chart { background: white; border: 1px solid #ddd; border-radius: 6px; overflow-x: auto; }
+.chart svg { max-width: 100%; height: auto; display: block; }
+.note { color: #555; font-size: 0.88em; }
+.columns { display: flex; flex-wrap: wrap; gap: 16px; } .columns > div { flex: 1; min-width: 280px; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; } .charts > .chart { flex: 1 1 440px; }
+td.text, th.text { text-align: left; } .scroll { overflow-x: auto; }
+@media print { body { background: white; } main { max-width: none; } .chart, .card { break-inside: avoid; } }
+)";
+
+std::string number(const Json& value, int decimals = 6) {
+  if (value.is_number_unsigned() || value.is_number_integer())
+    return with_commas(value.get<std::uint64_t>());
+  if (value.is_number()) {
+    const double v = value.get<double>();
+    // Whole quantities (rates in B/s, FLOP/s) read better with separators than with decimals;
+    // small ones (seconds) need significant digits, not fixed decimals.
+    if (v == std::floor(v) && std::fabs(v) < 1.8e19)
+      return with_commas(static_cast<std::uint64_t>(v));
+    if (std::fabs(v) < 1e-3) return fmt::format("{:.{}g}", v, decimals);
+    return fmt::format("{:.{}f}", v, decimals);
+  }
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+// A table cell carrying the JSON path it shows, so the page can be checked against the JSON.
+std::string cell(const Json& report, const std::string& path, const std::string& text) {
+  (void)report;
+  return fmt::format("<td data-key=\"{}\">{}</td>", xml_escape(path), xml_escape(text));
+}
+
+const Json* at(const Json& report, const std::string& dotted) {
+  const Json* node = &report;
+  std::size_t start = 0;
+  while (start <= dotted.size()) {
+    const auto dot = dotted.find('.', start);
+    const std::string key =
+        dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return node;
+}
+
+std::string value_cell(const Json& report, const std::string& path, double scale = 1,
+                       int decimals = 6, const std::string& unit = "") {
+  const Json* v = at(report, path);
+  if (v == nullptr) return "<td></td>";
+  std::string text = scale == 1 ? number(*v, decimals)
+                                : fmt::format("{:.{}f}", v->get<double>() * scale, decimals);
+  if (!unit.empty()) text += " " + unit;
+  return cell(report, path, text);
+}
+
+// A horizontal bar of shares that add up to one: where the cores' time went.
+std::string share_bar(const std::vector<std::pair<std::string, double>>& shares,
+                      const std::vector<const char*>& colours) {
+  constexpr double kW = 900, kH = 34;
+  constexpr double kLegendRow = 20, kLegendColumn = kW / 2;
+  const double legend_rows = std::ceil(static_cast<double>(shares.size()) / 2);
+  Svg svg(kW, kH + 16 + kLegendRow * legend_rows);
+  double x = 0;
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const double w = std::max(0.0, shares[i].second) * kW;
+    svg.open("rect", {{"x", svg_number(x)},
+                      {"y", "0"},
+                      {"width", svg_number(w)},
+                      {"height", svg_number(kH)},
+                      {"fill", colours[i % colours.size()]},
+                      {"data-share", fmt::format("{}", shares[i].second)}});
+    svg.element("title", {}, fmt::format("{}: {:.1f} %", shares[i].first, 100 * shares[i].second));
+    svg.close("rect");
+    x += w;
+    // Legend in two columns below the bar.
+    const double lx = kLegendColumn * static_cast<double>(i % 2);
+    const double ly = kH + 12 + kLegendRow * std::floor(static_cast<double>(i) / 2);
+    svg.element("rect", {{"x", svg_number(lx)},
+                         {"y", svg_number(ly)},
+                         {"width", "12"},
+                         {"height", "12"},
+                         {"fill", colours[i % colours.size()]}});
+    svg.element("text", {{"x", svg_number(lx + 16)}, {"y", svg_number(ly + 10)}},
+                fmt::format("{} {:.1f} %", shares[i].first, 100 * shares[i].second));
+  }
+  return svg.str();
+}
+
+std::string key_values(const Json& object) {
+  std::string rows;
+  for (const auto& [key, value] : object.items()) {
+    std::string text = value.is_object() || value.is_array() ? value.dump() : number(value);
+    rows += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", xml_escape(key), xml_escape(text));
+  }
+  return "<table>\n" + rows + "</table>\n";
+}
+
+}  // namespace
+
+std::string html_page_start(const std::string& title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>Ridgeline: {}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
+      xml_escape(title), kStyle);
+}
+
+std::string html_page_end() {
+  return "<p class=\"note\">Made by Ridgeline.</p>\n</main>\n</body>\n</html>\n";
+}
+
+std::string render_html_report(const Json& report, const BusyTimeline* busy_timeline) {
+  const Json& analytical = report["analytical"];
+  const bool simulated = report.contains("simulated");
+  const std::string title = report["workload"]["description"].get<std::string>();
+  std::string html;
+  auto add = [&](const std::string& text) { html += text; };
+
+  add(html_page_start(title));
+  add(fmt::format(
+      "<h1>{}</h1>\n<div class=\"subtitle\">on {}: {} cores, P = {}FLOP/s, BW = {}B/s, ridge {} "
+      "FLOP/byte</div>\n",
+      xml_escape(title), xml_escape(report["hardware"]["name"].get<std::string>()),
+      number(report["hardware"]["cores"]), si(analytical["peak_flop_per_s"].get<double>()),
+      si(analytical["hbm_bytes_per_s"].get<double>()),
+      fmt::format("{:.6g}", analytical["ridge_flop_per_byte"].get<double>())));
+
+  // Headline figures.
+  add("<div class=\"cards\">\n");
+  auto card = [&](const std::string& label, const std::string& path, const std::string& text) {
+    add(
+        fmt::format("<div class=\"card\"><div class=\"label\">{}</div><div class=\"value\" "
+                    "data-key=\"{}\">{}</div></div>\n",
+                    xml_escape(label), xml_escape(path), xml_escape(text)));
+  };
+  card("T_ideal", "analytical.t_ideal_s",
+       fmt::format("{:.6f} ms", analytical["t_ideal_s"].get<double>() * 1e3));
+  card("analytical bound", "analytical.bound", analytical["bound"].get<std::string>());
+  if (simulated) {
+    const Json& s = report["simulated"];
+    card("simulated time", "simulated.time_s",
+         fmt::format("{:.6f} ms", s["time_s"].get<double>() * 1e3));
+    card("of the roof", "simulated.percent_of_roof",
+         fmt::format("{:.2f} %", s["percent_of_roof"].get<double>()));
+    card("achieved", "simulated.achieved_flop_per_s",
+         si(s["achieved_flop_per_s"].get<double>(), 4) + "FLOP/s");
+    card("simulated bound", "simulated.bound", s["bound"].get<std::string>());
+    if (s.contains("limiter")) {  // a memory trace runs no blocks: no limiter
+      card("limiter", "simulated.limiter.cause", s["limiter"]["cause"].get<std::string>());
+    }
+  }
+  add("</div>\n");
+  if (simulated && report["simulated"]["percent_of_roof"].get<double>() > 100) {
+    // As in the text report: an L2 can leave HBM less than the note's Q, and the run beats the
+    // note's roof, which counts Q with no cache.
+    const double q = analytical["hbm_bytes"].get<double>();
+    const double hbm = report["simulated"]["hbm_bytes"].get<double>();
+    if (hbm < q) {
+      add(fmt::format(
+          "<p class=\"note\">Above the roof: the roof counts the note's Q, of which the L2 left "
+          "<span data-key=\"l2_left_percent\">{:.1f}</span> % for HBM. The memory levels and the "
+          "limiter below use the intensities measured.</p>\n",
+          100 * hbm / q));
+    }
+  }
+
+  // Analytical beside simulated.
+  add("<h2>Analytical and simulated</h2>\n<table>\n<tr><th>figure</th><th>analytical</th>");
+  add(simulated ? "<th>simulated</th></tr>\n" : "</tr>\n");
+  auto row = [&](const std::string& name, const std::string& a_path, const std::string& s_path,
+                 double scale = 1, int decimals = 6, const std::string& unit = "") {
+    add("<tr><td>" + xml_escape(name) + "</td>" +
+        value_cell(report, a_path, scale, decimals, unit));
+    if (simulated)
+      add(s_path.empty() ? "<td></td>" : value_cell(report, s_path, scale, decimals, unit));
+    add("</tr>\n");
+  };
+  row("time (ms)", "analytical.t_ideal_s", "simulated.time_s", 1e3);
+  row("FLOPs F", "analytical.flops", "simulated.flops");
+  row("HBM bytes Q", "analytical.hbm_bytes", "simulated.hbm_bytes");
+  row("intensity I (FLOP/byte)", "analytical.intensity_flop_per_byte",
+      "simulated.intensity_flop_per_byte");
+  row("FLOP/s (roof / achieved)", "analytical.roof_flop_per_s", "simulated.achieved_flop_per_s",
+      1e-12, 6, "T");
+  row("HBM bytes/s (peak / achieved)", "analytical.hbm_bytes_per_s",
+      "simulated.achieved_hbm_bytes_per_s", 1e-12, 6, "T");
+  row("bound", "analytical.bound", "simulated.bound");
+  row("T_compute (ms)", "analytical.t_compute_s", "", 1e3);
+  row("T_memory (ms)", "analytical.t_memory_s", "", 1e3);
+  add("</table>\n");
+
+  // The roofline.
+  add("<h2>Roofline</h2>\n<div class=\"chart\">\n");
+  add(render_roofline_svg(roofline_of({report}, {})));
+  add("</div>\n");
+
+  if (simulated) {
+    const Json& s = report["simulated"];
+    const double core_time = s["time_s"].get<double>() * report["hardware"]["cores"].get<double>();
+    const Json& stalls = s["stalls"];
+    const double busy = s["compute_busy_fraction"].get<double>();
+    const double overlap = core_time > 0 ? s["overlap_s"].get<double>() / core_time : 0;
+    // A memory trace's report has no barrier or spill stalls: a missing one is zero (a const
+    // object's operator[] must never be asked for a key it lacks).
+    auto share = [&](const char* key) {
+      return core_time > 0 ? stalls.value(key, 0.0) / core_time : 0;
+    };
+    add("<h2>Where the cores' time went</h2>\n<div class=\"chart\">\n");
+    add(share_bar({{"compute, overlapped with memory", overlap},
+                   {"compute alone", busy - overlap},
+                   {"waiting for data", share("compute_waiting_data_s")},
+                   {"draining (stores, syncs)", share("draining_s")},
+                   {"no work", share("no_work_s")},
+                   {"in barriers", share("barrier_s")},
+                   {"reloading spilled registers", share("spill_reload_s")}},
+                  {"#2ca02c", "#98df8a", "#d62728", "#ff9896", "#c7c7c7", "#9467bd", "#ff7f0e"}));
+    add("</div>\n<p class=\"note\">Shares of core-time: cores x simulated time. Overlap per "
+        "core: " +
+        fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +
+        " of the shorter of memory activity and compute ran alongside the other.</p>\n");
+    if (busy_timeline) {
+      const bool trace = s.contains("trace");
+      add("<h2>Busy units over time</h2>\n<div class=\"chart\" id=\"busy-timeline\">\n");
+      add(render_busy_chart(
+          *busy_timeline,
+          Time::from_ps(static_cast<std::uint64_t>(std::llround(s["time_s"].get<double>() * 1e12))),
+          trace ? "player" : "core"));
+      add("</div>\n<p class=\"note\">Each strip is the run cut into equal spans; the deeper the "
+          "shade, the larger the part of a span the unit was busy: a load (or store) in flight, "
+          "computing, HBM channels transferring (averaged over channels, and over cores in the "
+          "strips of all cores). For every operation at its own time, ask for a timeline "
+          "(<code>--timeline</code>) or a waveform (<code>--vcd</code>).</p>\n");
+    }
+    if (s.contains("limiter")) {
+      add("<p>Limiter: <span data-key=\"simulated.limiter.cause\">" +
+          xml_escape(s["limiter"]["cause"].get<std::string>()) +
+          "</span>: " + xml_escape(s["limiter"]["summary"].get<std::string>()) + ".</p>\n");
+    }
+    add("<h2>Utilisation and stalls</h2>\n<table>\n<tr><th>figure</th><th>value</th></tr>\n");
+    add("<tr><td>HBM busy</td>" + value_cell(report, "simulated.hbm_busy_fraction", 100, 1, "%") +
+        "</tr>\n");
+    add("<tr><td>compute busy</td>" +
+        value_cell(report, "simulated.compute_busy_fraction", 100, 1, "%") + "</tr>\n");
+    add("<tr><td>overlap (of the shorter activity)</td>" +
+        value_cell(report, "simulated.overlap_fraction", 100, 1, "%") + "</tr>\n");
+    for (const auto& [key, value] : stalls.items()) {
+      add("<tr><td>" + xml_escape(key) + " (core-seconds)</td>" +
+          value_cell(report, "simulated.stalls." + key, 1, 9) + "</tr>\n");
+    }
+    add("</table>\n");
+  }
+
+  add("<h2>On-chip footprint and occupancy</h2>\n<div class=\"columns\"><div>\n");
+  add(key_values(analytical["footprint"]));
+  add("</div><div>\n");
+  add(key_values(analytical["occupancy"]));
+  add("</div></div>\n");
+
+  add("<h2>Configuration</h2>\n<div class=\"columns\"><div>\n<h3>hardware</h3>\n");
+  add(key_values(report["hardware"]));
+  add("</div><div>\n<h3>workload</h3>\n");
+  add(key_values(report["workload"]));
+  add("</div></div>\n");
+  add(fmt::format("<p class=\"note\">Files: {} and {}{}.</p>\n",
+                  xml_escape(report["config"]["hardware_path"].get<std::string>()),
+                  xml_escape(report["config"]["workload_path"].get<std::string>()),
+                  report["config"]["overrides"].empty()
+                      ? ""
+                      : ", with --set " + xml_escape(report["config"]["overrides"].dump())));
+  add(html_page_end());
+  return html;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,111 @@
+#include "sim/report/levels.hpp"
+
+#include <algorithm>
+
+namespace ridgeline {
+
+namespace {
+
+LevelFigures level(std::string name, std::uint64_t flops, std::uint64_t bytes,
+                   double bandwidth_bytes_per_s) {
+  LevelFigures l;
+  l.name = std::move(name);
+  l.bytes = bytes;
+  l.intensity_flop_per_byte = static_cast<double>(flops) / static_cast<double>(bytes);
+  l.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+  l.roof_flop_per_s = bandwidth_bytes_per_s * l.intensity_flop_per_byte;
+  l.time_s = static_cast<double>(bytes) / bandwidth_bytes_per_s;
+  return l;
+}
+
+// SRAM has a read port (compute's operands) and a write port (loads landing) per core. The rate
+// the pair moves a given mix is (read + write) / max(read / read port, write / write port): the
+// ports' sum when the mix matches their widths, the busier port's width when one side dominates.
+double sram_bytes_per_s(const HardwareParams& hw, std::uint64_t read_bytes,
+                        std::uint64_t write_bytes) {
+  const double per_cycle =
+      static_cast<double>(hw.cores) * static_cast<double>(hw.core_clock.frequency_hz);
+  const double read_port = per_cycle * static_cast<double>(hw.core.sram.read_bytes_per_cycle);
+  const double write_port = per_cycle * static_cast<double>(hw.core.sram.write_bytes_per_cycle);
+  const double time = std::max(static_cast<double>(read_bytes) / read_port,
+                               static_cast<double>(write_bytes) / write_port);
+  return static_cast<double>(read_bytes + write_bytes) / time;
+}
+
+void add_if_any(std::vector<LevelFigures>& levels, LevelFigures&& figures) {
+  if (figures.bytes > 0) levels.push_back(std::move(figures));
+}
+
+// Analytically the lowest roof binds; P when no level's roof is below it.
+std::string lowest_roof(const Levels& l) {
+  std::string binding = "compute";
+  double lowest = l.peak_flop_per_s;
+  for (const LevelFigures& level : l.levels) {
+    if (level.roof_flop_per_s < lowest) {
+      lowest = level.roof_flop_per_s;
+      binding = level.name;
+    }
+  }
+  return binding;
+}
+
+}  // namespace
+
+Levels analytical_levels(const RunConfig& config) {
+  const HardwareParams& hw = config.hardware;
+  const Analysis& a = config.analysis;
+  Levels l;
+  l.peak_flop_per_s = a.roof.peak_flop_per_s;
+  add_if_any(l.levels, level("hbm", a.flops, a.hbm_bytes(), a.roof.hbm_bytes_per_s));
+  if (hw.l2) {
+    add_if_any(l.levels, level("l2", a.flops, a.hbm_bytes(),
+                               static_cast<double>(hw.l2->bandwidth.bytes_per_second)));
+  }
+  const std::uint64_t sram = a.sram_read_bytes + a.sram_write_bytes;
+  if (sram > 0) {
+    l.levels.push_back(
+        level("sram", a.flops, sram, sram_bytes_per_s(hw, a.sram_read_bytes, a.sram_write_bytes)));
+  }
+  l.binding = lowest_roof(l);
+  return l;
+}
+
+Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
+  const HardwareParams& hw = config.hardware;
+  const std::uint64_t flops = r.flops();
+  const double time_s = r.time.seconds();
+  const double core_time_s = time_s * hw.cores;
+  Levels l;
+  l.peak_flop_per_s = config.analysis.roof.peak_flop_per_s;
+  l.compute_busy_fraction = time_s > 0 ? r.compute_total().busy.seconds() / core_time_s : 0;
+
+  LevelFigures hbm = level("hbm", flops, r.hbm_bytes(), hw.hbm_bytes_per_s());
+  if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * hw.hbm.channels);
+  add_if_any(l.levels, std::move(hbm));
+  if (hw.l2 && r.l2) {
+    LevelFigures l2 = level("l2", flops, r.l2->read_bytes + r.l2->write_bytes,
+                            static_cast<double>(hw.l2->bandwidth.bytes_per_second));
+    if (time_s > 0) l2.busy_fraction = r.l2->port_busy.seconds() / time_s;
+    add_if_any(l.levels, std::move(l2));
+  }
+  const SramStats sram = r.sram_total();
+  if (sram.read_bytes + sram.write_bytes > 0) {
+    LevelFigures s = level("sram", flops, sram.read_bytes + sram.write_bytes,
+                           sram_bytes_per_s(hw, sram.read_bytes, sram.write_bytes));
+    if (time_s > 0) s.busy_fraction = max(sram.read_busy, sram.write_busy).seconds() / core_time_s;
+    l.levels.push_back(std::move(s));
+  }
+
+  // In the run, the unit that was busiest binds.
+  l.binding = "compute";
+  double busiest = l.compute_busy_fraction;
+  for (const LevelFigures& level : l.levels) {
+    if (level.busy_fraction > busiest) {
+      busiest = level.busy_fraction;
+      l.binding = level.name;
+    }
+  }
+  return l;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,39 @@
+// The hierarchical roofline: F, Q and I at each level of the memory hierarchy (HBM, L2, SRAM),
+// each level's roof (its bandwidth x its I) and which level (or compute) binds, from the
+// analytical model and from a simulation's counters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/config/run_config.hpp"
+#include "sim/run/simulate.hpp"
+
+namespace ridgeline {
+
+struct LevelFigures {
+  std::string name;                    ///< "hbm", "l2", "sram"
+  std::uint64_t bytes = 0;             ///< traffic across the level, Q_level
+  double intensity_flop_per_byte = 0;  ///< F / Q_level
+  double bandwidth_bytes_per_s = 0;    ///< what the level moves per second, all its ports together
+  double roof_flop_per_s = 0;          ///< bandwidth x I_level: the fastest this level allows
+  double time_s = 0;                   ///< Q_level / bandwidth
+  double busy_fraction = -1;           ///< simulated: share of the run its busiest port moved data
+};
+
+struct Levels {
+  std::vector<LevelFigures> levels;  ///< in order from HBM inwards; levels moving no bytes left out
+  double peak_flop_per_s = 0;        ///< P
+  double compute_busy_fraction = -1;  ///< simulated: share of core-time the compute units worked
+  std::string binding;  ///< "compute" or the level's name: the lowest roof (analytical) or the
+                        ///< busiest unit (simulated)
+};
+
+/// From the analytical model: HBM carries the note's Q (no reuse across output tiles), the L2
+/// what the cores request (the same Q), SRAM what the workload's formulas say.
+Levels analytical_levels(const RunConfig& config);
+
+/// From what the simulation counted.
+Levels simulated_levels(const RunConfig& config, const SimulationResult& result);
+
+}  // namespace ridgeline

@@ -1,0 +1,441 @@
+#include "sim/report/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/report/compute_report.hpp"
+#include "sim/report/levels.hpp"
+#include "sim/report/memory_report.hpp"
+#include "sim/config/quantity.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// The figures the simulation adds beside the analytical ones, derived from counters.
+struct Derived {
+  double time_s = 0;
+  std::uint64_t flops = 0;
+  std::uint64_t hbm_bytes = 0;
+  double flop_per_s = 0;
+  double hbm_bytes_per_s = 0;
+  double intensity = 0;
+  double percent_of_roof = 0;
+  double hbm_busy = 0;      // fraction of channel-time transferring
+  double compute_busy = 0;  // fraction of core-time computing
+  double overlap_fraction = 0;
+  std::string bound;
+  CoreStats cores;
+  ComputeUnitStats compute;
+  SramStats sram;
+};
+
+Derived derive(const RunConfig& config, const SimulationResult& r) {
+  Derived d;
+  d.time_s = r.time.seconds();
+  d.cores = r.core_total();
+  d.compute = r.compute_total();
+  d.sram = r.sram_total();
+  d.flops = d.compute.flops;
+  d.hbm_bytes = r.hbm_bytes();
+  const double core_time = d.time_s * static_cast<double>(r.cores.size());
+  if (d.time_s > 0) {
+    d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
+    d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
+    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_channels);
+    if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
+  }
+  d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
+  const double roof = config.analysis.roofline.roof_flop_per_s;
+  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
+  d.percent_of_roof =
+      roof > 0 ? 100.0 * d.flop_per_s / roof
+               : (d.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / d.time_s : 0);
+  const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
+  d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
+  d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
+  return d;
+}
+
+template <class Stats>
+Json stats_json(const Stats& stats) {
+  Json json = Json::object();
+  stats.visit([&](std::string_view name, double value, std::string_view, std::string_view) {
+    json[std::string(name)] = value;
+  });
+  return json;
+}
+
+// levels: [{name: "hbm", ...}, {name: "l2", ...}, {name: "sram", ...}] from HBM inwards, and the
+// level (or compute) that binds.
+void add_levels(Json& json, const Levels& l) {
+  Json levels = Json::array();
+  for (const LevelFigures& level : l.levels) {
+    Json figures{{"name", level.name},
+                 {"bytes", level.bytes},
+                 {"intensity_flop_per_byte", level.intensity_flop_per_byte},
+                 {"bandwidth_bytes_per_s", level.bandwidth_bytes_per_s},
+                 {"roof_flop_per_s", level.roof_flop_per_s},
+                 {"time_s", level.time_s}};
+    if (level.busy_fraction >= 0) figures["busy_fraction"] = level.busy_fraction;
+    levels.push_back(std::move(figures));
+  }
+  json["levels"] = std::move(levels);
+  json["binding_level"] = l.binding;
+}
+
+// The L2's parameters, when the hardware has one.
+void add_hardware_l2(Json& hardware, const RunConfig& config) {
+  if (!config.hardware.l2) return;
+  const L2CacheParams& l2 = *config.hardware.l2;
+  hardware["l2"] = {{"capacity_bytes", l2.capacity_bytes},
+                    {"line_bytes", l2.line_bytes},
+                    {"associativity", l2.associativity},
+                    {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
+                    {"hit_latency_s", l2.hit_latency.seconds()},
+                    {"write_policy", name_of(l2.write_policy)},
+                    {"set_index", name_of(l2.set_index)}};
+}
+
+// What the L2 did, in short: lines served without a new HBM fetch, bytes asked, bytes to HBM.
+void add_simulated_l2(Json& simulated, const SimulationResult& r) {
+  if (!r.l2) return;
+  const L2CacheStats& l2 = *r.l2;
+  const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+  simulated["l2"] = {
+      {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
+                                   static_cast<double>(looked_up)
+                             : 0.0},
+      {"requested_bytes", l2.read_bytes + l2.write_bytes},
+      {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+}
+
+Json workload_json(const WorkloadSpec& spec) {
+  Json w;
+  w["description"] = describe(spec);
+  w["label"] = short_label(spec);
+  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
+    w["kind"] = "gemm";
+    w["m"] = g->m;
+    w["n"] = g->n;
+    w["k"] = g->k;
+    w["dtype"] = name_of(g->dtype);
+    w["accumulator"] = name_of(g->accumulator);
+    w["strategy"] = name_of(g->strategy);
+    w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
+    w["stages"] = g->stages;
+    w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
+    if (g->warp_tile) w["warp_tile"] = {{"m", g->warp_tile->m}, {"n", g->warp_tile->n}};
+    w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
+  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
+    w.update(memory_trace_workload_json(*t));
+  } else {
+    const auto& v = std::get<VectorAddSpec>(spec);
+    w["kind"] = "vector_add";
+    w["length"] = v.length;
+    w["dtype"] = name_of(v.dtype);
+    w["block_elements"] = v.block_elements;
+    w["chunk_elements"] = v.chunk_elements;
+    w["stages"] = v.stages;
+  }
+  return w;
+}
+
+Json hardware_json(const RunConfig& config) {
+  const HardwareParams& hw = config.hardware;
+  const Roof& roof = config.analysis.roof;
+  return Json{{"name", hw.name},
+              {"cores", hw.cores},
+              {"clock_hz", hw.core_clock.frequency_hz},
+              {"peak_flop_per_s", roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", roof.hbm_bytes_per_s},
+              {"hbm_latency_s", hw.hbm.access_latency.seconds()},
+              {"hbm_channels", hw.hbm.channels},
+              {"hbm_pseudo_channels", hw.hbm.pseudo_channels},
+              {"hbm_mode", hw.hbm.mode == HbmMode::detailed ? "detailed" : "simple"},
+              {"sram_bytes_per_core", hw.core.sram.capacity_bytes},
+              {"register_bytes_per_core", hw.core.registers.capacity_bytes},
+              {"max_resident_blocks", hw.core.max_resident_blocks},
+              {"max_bytes_in_flight_per_core", hw.core.max_bytes_in_flight}};
+}
+
+Json analytical_json(const RunConfig& config) {
+  const Analysis& a = config.analysis;
+  const Roofline& r = a.roofline;
+  const Footprint& f = a.footprint;
+  return Json{{"flops", a.flops},
+              {"hbm_bytes", a.hbm_bytes()},
+              {"hbm_read_bytes", a.hbm_read_bytes},
+              {"hbm_write_bytes", a.hbm_write_bytes},
+              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+              {"peak_flop_per_s", a.roof.peak_flop_per_s},
+              {"hbm_bytes_per_s", a.roof.hbm_bytes_per_s},
+              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+              {"roof_flop_per_s", r.roof_flop_per_s},
+              {"bound", name_of(r.bound)},
+              {"t_compute_s", r.t_compute_s},
+              {"t_memory_s", r.t_memory_s},
+              {"t_ideal_s", r.t_ideal_s},
+              {"footprint",
+               {{"input_bytes_per_stage", f.input_bytes_per_stage},
+                {"stages", f.stages},
+                {"input_bytes", f.input_bytes},
+                {"accumulator_bytes", f.accumulator_bytes},
+                {"sram_bytes_per_block", f.sram_bytes},
+                {"register_bytes_per_block", f.register_bytes}}},
+              {"occupancy",
+               {{"blocks_per_core", config.occupancy.blocks_per_core},
+                {"limited_by", config.occupancy.limited_by}}}};
+}
+
+Json simulated_json(const RunConfig& config, const SimulationResult& r) {
+  const Derived d = derive(config, r);
+  const CoreStats& c = d.cores;
+  return Json{{"time_s", d.time_s},
+              {"flops", d.flops},
+              {"hbm_bytes", d.hbm_bytes},
+              {"hbm_read_bytes", r.hbm.read_bytes},
+              {"hbm_write_bytes", r.hbm.write_bytes},
+              {"sram_read_bytes", d.sram.read_bytes},
+              {"sram_write_bytes", d.sram.write_bytes},
+              {"achieved_flop_per_s", d.flop_per_s},
+              {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
+              {"intensity_flop_per_byte", d.intensity},
+              {"percent_of_roof", d.percent_of_roof},
+              {"bound", d.bound},
+              {"hbm_busy_fraction", d.hbm_busy},
+              {"compute_busy_fraction", d.compute_busy},
+              {"overlap_fraction", d.overlap_fraction},
+              {"overlap_s", c.overlap.seconds()},
+              {"stalls",
+               {{"compute_waiting_data_s", c.waiting_data.seconds()},
+                {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
+                {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
+                {"in_flight_limit_s", c.in_flight_limit.seconds()},
+                {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+                {"draining_s", c.draining.seconds()},
+                {"no_work_s", c.no_work.seconds()}}},
+              {"blocks", c.blocks},
+              {"ops", c.ops},
+              {"resident_blocks_per_core", c.peak_resident_blocks},
+              {"block_critical_path_s", r.block_critical_path.seconds()}};
+}
+
+}  // namespace
+
+namespace {
+
+// The hierarchical roofline, level by level, analytical and (after a run) simulated.
+void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
+  const Levels analytical = analytical_levels(config);
+  std::optional<Levels> simulated;
+  if (r) simulated = simulated_levels(config, *r);
+  auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
+  out +=
+      "\n  memory levels (hierarchical roofline: I = F / Q at each level, roof = bandwidth x I)\n";
+  const char* row = "    {:<8}{:>18}{:>13}{:>14}{:>16}";
+  const char* sim_row = "  |{:>18}{:>13}{:>16}{:>8}";
+  out += fmt::format(row, "level", "Q (bytes)", "I (FLOP/B)", "BW (TB/s)", "roof (TFLOP/s)");
+  if (simulated)
+    out += fmt::format(sim_row, "Q simulated", "I simulated", "roof simulated", "busy");
+  out += '\n';
+  for (const LevelFigures& a : analytical.levels) {
+    out += fmt::format(
+        row, a.name, with_commas(a.bytes), fmt::format("{:.6f}", a.intensity_flop_per_byte),
+        fmt::format("{:.3f}", a.bandwidth_bytes_per_s / 1e12), roof(a.roof_flop_per_s));
+    if (simulated) {
+      for (const LevelFigures& s : simulated->levels) {
+        if (s.name != a.name) continue;
+        out += fmt::format(sim_row, with_commas(s.bytes),
+                           fmt::format("{:.6f}", s.intensity_flop_per_byte),
+                           roof(s.roof_flop_per_s), percent(s.busy_fraction));
+      }
+    }
+    out += '\n';
+  }
+  out += fmt::format(row, "compute", "", "", "", roof(analytical.peak_flop_per_s) + " (P)");
+  if (simulated) {
+    out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
+  }
+  out += '\n';
+  out +=
+      fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
+                  simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
+  const HardwareParams& hw = config.hardware;
+  if (hw.l2) {
+    out +=
+        "    analytical Q at HBM and L2 is the note's: no reuse across output tiles; the L2 "
+        "reuses tiles in the run\n";
+  }
+  if (r && r->l2) {
+    const L2CacheStats& l2 = *r->l2;
+    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
+    const auto share = [&](std::uint64_t lines) {
+      return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
+    };
+    out += fmt::format(
+        "  L2 ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+        "flight, {} missed\n",
+        format_bytes(hw.l2->capacity_bytes), hw.l2->line_bytes, hw.l2->associativity,
+        name_of(hw.l2->write_policy), with_commas(looked_up), share(l2.hit_lines),
+        share(l2.pending_hit_lines), share(l2.miss_lines));
+    out += fmt::format(
+        "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
+        "{} of the note's Q\n",
+        with_commas(l2.hbm_read_bytes() + l2.hbm_write_bytes()), with_commas(l2.fill_bytes),
+        with_commas(l2.writeback_bytes), with_commas(l2.write_through_bytes),
+        with_commas(l2.flush_bytes),
+        percent(static_cast<double>(l2.hbm_read_bytes() + l2.hbm_write_bytes()) /
+                static_cast<double>(config.analysis.hbm_bytes())));
+  }
+}
+
+}  // namespace
+
+Json report_json(const RunConfig& config, const SimulationResult* simulated) {
+  Json report;
+  report["config"] = {{"hardware_path", config.hardware_path},
+                      {"workload_path", config.workload_path},
+                      {"overrides", config.overrides}};
+  report["hardware"] = hardware_json(config);
+  report["workload"] = workload_json(config.workload);
+  report["analytical"] = analytical_json(config);
+  add_hardware_compute(report["hardware"], config);
+  add_hardware_l2(report["hardware"], config);
+  add_analytical_compute(report["analytical"], config);
+  add_levels(report["analytical"], analytical_levels(config));
+  if (simulated) {
+    report["simulated"] = simulated_json(config, *simulated);
+    if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
+      report["simulated"]["trace"] = memory_trace_json(config, *simulated);
+    } else {
+      add_simulated_compute(report["simulated"], config, *simulated);
+    }
+    add_simulated_l2(report["simulated"], *simulated);
+    add_levels(report["simulated"], simulated_levels(config, *simulated));
+    const Derived d = derive(config, *simulated);
+    report["components"] = {{"hbm", stats_json(simulated->hbm)},
+                            {"scheduler", stats_json(simulated->scheduler)},
+                            {"cores", stats_json(d.cores)},
+                            {"compute_units", stats_json(d.compute)},
+                            {"sram", stats_json(d.sram)}};
+    if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
+    if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
+    if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
+  }
+  return report;
+}
+
+std::string report_text(const RunConfig& config, const SimulationResult* simulated) {
+  const HardwareParams& hw = config.hardware;
+  const Analysis& a = config.analysis;
+  const Roofline& r = a.roofline;
+  const DataType type = compute_type(config.workload);
+  std::string out;
+  auto line = [&](auto&&... args) {
+    out += fmt::format(std::forward<decltype(args)>(args)...);
+    out += '\n';
+  };
+  line("Ridgeline: {}", describe(config.workload));
+  line("  on {}: {} cores at {}, P = {} ({}), BW = {}, ridge = {:.6f} FLOP/byte", hw.name, hw.cores,
+       engineering(static_cast<double>(hw.core_clock.frequency_hz), "Hz"),
+       engineering(a.roof.peak_flop_per_s, "FLOP/s"), name_of(type),
+       engineering(a.roof.hbm_bytes_per_s, "B/s"), r.ridge_flop_per_byte);
+  line("");
+
+  std::optional<Derived> d;
+  if (simulated) d = derive(config, *simulated);
+  const char* row = "  {:<24}{:<26}{}";
+  line(row, "", "analytical", d ? "simulated" : "");
+  line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
+       d ? fmt::format("{}   ({:.2f} % of the roof)", milliseconds(d->time_s), d->percent_of_roof)
+         : "");
+  line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
+  line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
+  line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
+       d ? fmt::format("{:.6f}", d->intensity) : "");
+  line(row, "FLOP/s", engineering(r.roof_flop_per_s, "FLOP/s") + " (roof)",
+       d ? engineering(d->flop_per_s, "FLOP/s") : "");
+  line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
+       d ? engineering(d->hbm_bytes_per_s, "B/s") : "");
+  line(row, "bound", std::string(name_of(r.bound)),
+       d ? fmt::format("{} (HBM busy {:.1f} %, compute busy {:.1f} %)", d->bound, 100 * d->hbm_busy,
+                       100 * d->compute_busy)
+         : "");
+  if (d && d->percent_of_roof > 100 && d->hbm_bytes < a.hbm_bytes()) {
+    // The note's roof counts Q with no cache between the cores and HBM; an L2 that serves
+    // repeated tile loads lets a run beat it. Say so, rather than leave a figure over 100 %.
+    line(
+        "  (above the roof: it counts the note's Q, of which the L2 left {:.1f} % for HBM; the "
+        "levels and the limiter below use the intensities measured)",
+        100.0 * static_cast<double>(d->hbm_bytes) / static_cast<double>(a.hbm_bytes()));
+  }
+  line("");
+  line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
+       milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
+  if (std::holds_alternative<MemoryTraceSpec>(config.workload)) {  // no blocks, no FLOPs
+    if (simulated) {
+      line("");
+      out += memory_trace_text(config, *simulated);
+      if (simulated->dram) out += dram_text(*simulated);
+    }
+    return out;
+  }
+  const Footprint& f = a.footprint;
+  line("  per block: SRAM {} ({} inputs x {} stage{}), registers {} ({} accumulators)",
+       format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
+       f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
+  line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
+       config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  out += analytical_compute_text(config);
+
+  add_levels_text(out, config, simulated);
+
+  if (d) {
+    const CoreStats& c = d->cores;
+    const double core_time = d->time_s * hw.cores;
+    auto share = [&](Time t) { return percent(t.seconds() / core_time); };
+    line("");
+    line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
+    line("    compute busy              {:>7}   (overlapped with memory: {})",
+         share(c.compute_busy), share(c.overlap));
+    if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
+    if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
+    line("    waiting for data          {:>7}", share(c.waiting_data));
+    line("    draining (stores, syncs)  {:>7}", share(c.draining));
+    line("    no work (start, tail)     {:>7}", share(c.no_work));
+    line(
+        "  overlap: {:.1f} % of the shorter of memory activity and compute ran alongside the other",
+        100 * d->overlap_fraction);
+    const std::uint64_t requests = simulated->hbm.reads + simulated->hbm.writes;
+    line("  also: loads waited {} for a free buffer, {} for the in-flight limit (core-time);",
+         share(c.buffer_wait), share(c.in_flight_limit));
+    line("        HBM requests queued {} on average; SRAM bandwidth stretched compute by {}",
+         engineering(requests ? simulated->hbm.queue_delay.seconds() / requests : 0, "s"),
+         share(d->compute.operand_limited));
+    line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
+         with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+    out += simulated_compute_text(config, *simulated);
+  }
+  if (d && simulated->dram) out += dram_text(*simulated);
+  return out;
+}
+
+std::string report_csv(const Json& report) {
+  auto quote = [](const std::string& field) {
+    if (field.find_first_of(",\"\n") == std::string::npos) return field;
+    std::string quoted = "\"";
+    for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  std::string header, values;
+  for (const auto& [name, value] : flatten(report)) {
+    header += (header.empty() ? "" : ",") + quote(name);
+    values += (values.empty() ? "" : ",") + quote(value);
+  }
+  return header + "\n" + values + "\n";
+}
+
+}  // namespace ridgeline

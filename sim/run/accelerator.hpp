@@ -1,0 +1,44 @@
+// Elaboration: the one place where modules are created and wired, from HardwareParams and the
+// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM, or to
+// the L2 in front of it when the hardware has one. For a memory trace, trace players take the
+// cores' places and replay the trace into the same memory.
+#pragma once
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/core_module.hpp"
+#include "models/hardware.hpp"
+#include "models/hbm_module.hpp"
+#include "models/kernel.hpp"
+#include "models/l2_cache_module.hpp"
+#include "models/scheduler_module.hpp"
+#include "models/trace_player_module.hpp"
+#include "models/wakeup_queue_module.hpp"
+#include "sim/waveforms/waveform_layout.hpp"
+
+namespace ridgeline {
+
+class Accelerator : public sc_core::sc_module {
+ public:
+  Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, const Kernel& kernel);
+  /// One trace player per core, each with the core's in-flight limits, pulling from `trace`.
+  Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, AccessSource& trace,
+              std::uint64_t access_bytes);
+
+  /// Tells `observer` (null: nobody) what every unit does: cores (and their SRAM), trace players,
+  /// the L2's port, the HBM's channels.
+  void observe(ActivityObserver* observer);
+  /// Its units by their module names, for the waveforms.
+  WaveformLayout waveform_layout() const;
+
+  Hbm hbm;
+  std::unique_ptr<L2Cache> l2;  ///< between the cores and the HBM when the hardware has one
+  BlockScheduler scheduler;
+  WakeupQueue wakeups;
+  std::vector<std::unique_ptr<Core>> cores;
+  std::vector<std::unique_ptr<TracePlayer>> players;
+};
+
+}  // namespace ridgeline
