@@ -80,7 +80,7 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
   l.compute_busy_fraction = time_s > 0 ? r.compute_total().busy.seconds() / core_time_s : 0;
 
   LevelFigures hbm = level("hbm", flops, r.hbm_bytes(), hw.hbm_bytes_per_s());
-  if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * hw.hbm.channels);
+  if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * r.hbm_units);
   add_if_any(l.levels, std::move(hbm));
   if (hw.l2 && r.l2) {
     LevelFigures l2 = level("l2", flops, r.l2->read_bytes + r.l2->write_bytes,

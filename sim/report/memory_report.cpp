@@ -86,7 +86,7 @@ Json dram_json(const SimulationResult& r) {
   const double accesses = static_cast<double>(d.row_hits + d.row_misses + d.row_conflicts);
   json["row_hit_rate"] = fraction(static_cast<double>(d.row_hits), accesses);
   json["refresh_busy_fraction"] =
-      fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_channels);
+      fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_units);
   return json;
 }
 
@@ -106,9 +106,9 @@ std::string dram_text(const SimulationResult& r) {
       "    refreshes {} ({:.1f} % of pseudo-channel time), read/write turnarounds {}, data bus "
       "busy {:.1f} %\n",
       with_commas(d.refreshes),
-      100 * fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_channels),
+      100 * fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_units),
       with_commas(d.turnarounds),
-      100 * fraction(d.bus_busy.seconds(), r.time.seconds() * r.hbm_channels));
+      100 * fraction(d.bus_busy.seconds(), r.time.seconds() * r.hbm_units));
   return out;
 }
 

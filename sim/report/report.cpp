@@ -44,7 +44,7 @@ Derived derive(const RunConfig& config, const SimulationResult& r) {
   if (d.time_s > 0) {
     d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
     d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
-    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_channels);
+    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_units);
     if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
   }
   d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;

@@ -84,7 +84,7 @@ void collect_memory(Accelerator& accelerator, SimulationResult& result) {
   }
   const HbmTiming& hbm = accelerator.hbm.timing();
   result.hbm = hbm.stats();
-  result.hbm_channels = hbm.params().units();
+  result.hbm_units = hbm.params().units();
   if (hbm.dram()) result.dram = hbm.dram()->stats();
 }
 

@@ -34,7 +34,7 @@ struct SimulationResult {
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
   Time block_critical_path;        ///< one block's program with no contention
-  std::uint32_t hbm_channels = 1;  ///< independently served parts: channels x pseudo-channels
+  std::uint32_t hbm_units = 1;  ///< independently served parts: channels x pseudo-channels
   std::optional<DramStats> dram;   ///< detailed HBM mode: summed over pseudo-channels
   std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players
 

@@ -2,6 +2,8 @@
 // bytes-in-flight / latency (Little's law) when the in-flight limit is small.
 #include <gtest/gtest.h>
 
+#include "sim/report/levels.hpp"
+#include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -40,6 +42,27 @@ TEST(VectorAdd, UnevenLengthRunsItsShortLastBlock) {
   EXPECT_EQ(result.flops(), 1000003u);
   EXPECT_EQ(result.hbm_bytes(), 12u * 1000003);
   EXPECT_EQ(result.core_total().blocks, (1000003u + 65535) / 65536);
+}
+
+TEST(VectorAdd, LevelsTableAndReportAgreeOnHbmBusyWithPseudoChannels) {
+  // The H100 preset serves HBM by pseudo-channels (channels x 2): the levels table and the
+  // report's headline both divide the channels' busy time by every unit that transfers.
+  const RunConfig config = seed_config("workloads/vector-add.yaml", {"workload.length=4194304"},
+                                       "hardware/h100-sxm5-80gb.yaml");
+  ASSERT_GT(config.hardware.hbm.pseudo_channels, 1u);
+  const SimulationResult result = simulate(config);
+  EXPECT_EQ(result.hbm_units, config.hardware.hbm.channels * config.hardware.hbm.pseudo_channels);
+  const Levels levels = simulated_levels(config, result);
+  ASSERT_FALSE(levels.levels.empty());
+  ASSERT_EQ(levels.levels.front().name, "hbm");
+  const double report_busy =
+      report_json(config, &result)["simulated"]["hbm_busy_fraction"].get<double>();
+  EXPECT_GT(report_busy, 0.5);
+  EXPECT_DOUBLE_EQ(levels.levels.front().busy_fraction, report_busy);
+  const double by_hand = result.hbm.channel_busy.seconds() /
+                         (result.time.seconds() * config.hardware.hbm.channels *
+                          config.hardware.hbm.pseudo_channels);
+  EXPECT_DOUBLE_EQ(report_busy, by_hand);
 }
 
 }  // namespace
