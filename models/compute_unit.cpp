@@ -4,14 +4,6 @@
 
 namespace ridgeline {
 
-void ComputeUnitStats::visit(const StatVisitor& v) const {
-  v("flops", as_stat(flops), "FLOP", "floating-point operations executed");
-  v("ops", as_stat(ops), "ops", "compute ops executed");
-  v("busy_s", as_stat(busy), "s", "time the compute unit was occupied");
-  v("operand_limited_s", as_stat(operand_limited), "s",
-    "part of busy time stretched by SRAM read bandwidth");
-}
-
 ComputeUnitTiming::ComputeUnitTiming(const ComputeUnitParams& params, Clock clock)
     : params_(params), clock_(clock) {}
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "models/data_type.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -20,13 +20,22 @@ struct ComputeUnitParams {
   Cycles pipeline_latency;  ///< from the last issue to the result
 };
 
-struct ComputeUnitStats {
+struct ComputeUnitStats : StatFields<ComputeUnitStats> {
   std::uint64_t flops = 0;  ///< FLOPs executed
   std::uint64_t ops = 0;    ///< compute ops executed
   Time busy;                ///< time the unit was occupied
   Time operand_limited;     ///< part of `busy` stretched by SRAM read bandwidth
 
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("flops", &ComputeUnitStats::flops, "FLOP", Merge::sum,
+                "floating-point operations executed"),
+        counter("ops", &ComputeUnitStats::ops, "ops", Merge::sum, "compute ops executed"),
+        counter("busy_s", &ComputeUnitStats::busy, "s", Merge::sum,
+                "time the compute unit was occupied"),
+        counter("operand_limited_s", &ComputeUnitStats::operand_limited, "s", Merge::sum,
+                "part of busy time stretched by SRAM read bandwidth"));
+  }
 };
 
 class ComputeUnitTiming {

@@ -7,7 +7,6 @@
 
 #include "models/compute_unit.hpp"
 #include "models/data_type.hpp"
-#include "models/stats.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {

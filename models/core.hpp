@@ -7,7 +7,7 @@
 #include "models/compute_unit.hpp"
 #include "models/register_file.hpp"
 #include "models/sram.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -24,7 +24,7 @@ struct CoreParams {
 
 /// Where a core's time went. Every interval of the core's run is classified once: the compute
 /// unit was busy, or idle for one named reason; memory activity and overlap are counted beside it.
-struct CoreStats {
+struct CoreStats : StatFields<CoreStats> {
   std::uint64_t blocks = 0;                ///< thread blocks run to completion
   std::uint64_t loads = 0;                 ///< load requests issued
   std::uint64_t stores = 0;                ///< store requests issued
@@ -63,7 +63,71 @@ struct CoreStats {
   Time full_by_sram;
   Time full_by_registers;
 
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("blocks", &CoreStats::blocks, "blocks", Merge::sum,
+                "thread blocks run to completion"),
+        counter("loads", &CoreStats::loads, "requests", Merge::sum, "load requests issued"),
+        counter("stores", &CoreStats::stores, "requests", Merge::sum, "store requests issued"),
+        counter("barriers", &CoreStats::barriers, "barriers", Merge::sum, "barriers executed"),
+        counter("load_bytes", &CoreStats::load_bytes, "bytes", Merge::sum,
+                "bytes requested by loads"),
+        counter("store_bytes", &CoreStats::store_bytes, "bytes", Merge::sum,
+                "bytes requested by stores"),
+        counter("ops", &CoreStats::ops, "ops", Merge::sum, "program ops completed"),
+        counter("wakeups", &CoreStats::wakeups, "events", Merge::sum,
+                "times the core's process ran"),
+        counter("peak_resident_blocks", &CoreStats::peak_resident_blocks, "blocks", Merge::max,
+                "most thread blocks resident at once"),
+        counter("compute_busy_s", &CoreStats::compute_busy, "s", Merge::sum,
+                "compute unit occupied"),
+        counter("memory_active_s", &CoreStats::memory_active, "s", Merge::sum,
+                "at least one load or store in flight"),
+        counter("overlap_s", &CoreStats::overlap, "s", Merge::sum,
+                "compute busy while memory was active"),
+        counter("waiting_data_s", &CoreStats::waiting_data, "s", Merge::sum,
+                "compute idle while loads were outstanding"),
+        counter("draining_s", &CoreStats::draining, "s", Merge::sum,
+                "compute idle, blocks resident, no load outstanding (stores, barriers, pipeline)"),
+        counter("no_work_s", &CoreStats::no_work, "s", Merge::sum,
+                "compute idle with no block resident"),
+        counter("buffer_wait_s", &CoreStats::buffer_wait, "s", Merge::sum,
+                "summed over blocks: next load ready but its buffer still in use"),
+        counter("in_flight_limit_s", &CoreStats::in_flight_limit, "s", Merge::sum,
+                "next memory request held back by the in-flight limit"),
+        counter("finish_s", &CoreStats::finish, "s", Merge::max,
+                "when the core's last block retired"),
+        counter("local_loads", &CoreStats::local_loads, "requests", Merge::sum,
+                "of loads: spilled registers reloaded"),
+        counter("local_stores", &CoreStats::local_stores, "requests", Merge::sum,
+                "of stores: spilled registers written back"),
+        counter("local_load_bytes", &CoreStats::local_load_bytes, "bytes", Merge::sum,
+                "of load bytes: local memory"),
+        counter("local_store_bytes", &CoreStats::local_store_bytes, "bytes", Merge::sum,
+                "of store bytes: local memory"),
+        counter("barrier_wait_s", &CoreStats::barrier_wait, "s", Merge::sum,
+                "compute idle while a barrier was in progress"),
+        counter("spill_wait_s", &CoreStats::spill_wait, "s", Merge::sum,
+                "compute idle while a spilled-register reload was outstanding"),
+        counter("waiting_data_limited_s", &CoreStats::waiting_data_limited, "s", Merge::sum,
+                "of waiting for data: the memory queue was held by the in-flight limit"),
+        counter("barrier_time_s", &CoreStats::barrier_time, "s", Merge::sum,
+                "summed over barriers: their duration"),
+        counter("load_time_s", &CoreStats::load_time, "s", Merge::sum,
+                "summed over loads: from issue to the data's arrival"),
+        counter("resident_block_time_s", &CoreStats::resident_block_time, "s", Merge::sum,
+                "resident blocks integrated over time (block-seconds)"),
+        counter("resident_warp_time_s", &CoreStats::resident_warp_time, "s", Merge::sum,
+                "resident warps integrated over time (warp-seconds)"),
+        counter("full_by_blocks_s", &CoreStats::full_by_blocks, "s", Merge::sum,
+                "no further block admitted: max_resident_blocks reached"),
+        counter("full_by_warps_s", &CoreStats::full_by_warps, "s", Merge::sum,
+                "no further block admitted: warps full"),
+        counter("full_by_sram_s", &CoreStats::full_by_sram, "s", Merge::sum,
+                "no further block admitted: SRAM full"),
+        counter("full_by_registers_s", &CoreStats::full_by_registers, "s", Merge::sum,
+                "no further block admitted: register file full"));
+  }
 };
 
 }  // namespace ridgeline

@@ -9,36 +9,6 @@ namespace {
 Time times(Time t, std::uint64_t n) { return Time::from_ps(t.ps() * n); }
 }  // namespace
 
-void DramStats::add(const DramStats& o) {
-  row_hits += o.row_hits;
-  row_misses += o.row_misses;
-  row_conflicts += o.row_conflicts;
-  activations += o.activations;
-  precharges += o.precharges;
-  read_bursts += o.read_bursts;
-  write_bursts += o.write_bursts;
-  turnarounds += o.turnarounds;
-  refreshes += o.refreshes;
-  refresh_busy += o.refresh_busy;
-  bus_busy += o.bus_busy;
-}
-
-void DramStats::visit(const StatVisitor& v) const {
-  v("row_hits", as_stat(row_hits), "row accesses", "row accesses that found their row open");
-  v("row_misses", as_stat(row_misses), "row accesses", "row accesses that found the bank closed");
-  v("row_conflicts", as_stat(row_conflicts), "row accesses",
-    "row accesses that found another row open (precharge, then activate)");
-  v("activations", as_stat(activations), "commands", "ACT commands");
-  v("precharges", as_stat(precharges), "commands", "PRE commands, including before refreshes");
-  v("read_bursts", as_stat(read_bursts), "bursts", "read column commands");
-  v("write_bursts", as_stat(write_bursts), "bursts", "write column commands");
-  v("turnarounds", as_stat(turnarounds), "switches",
-    "switches of a pseudo-channel between reading and writing");
-  v("refreshes", as_stat(refreshes), "commands", "all-bank refreshes");
-  v("refresh_busy_s", as_stat(refresh_busy), "s", "sum over pseudo-channels of time refreshing");
-  v("bus_busy_s", as_stat(bus_busy), "s", "sum over pseudo-channels of data-bus time of bursts");
-}
-
 DramChannel::DramChannel(const DramChannelParams& params)
     : params_(params),
       burst_time_(params.data_rate.time_for(params.burst_bytes)),

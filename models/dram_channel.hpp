@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -66,7 +66,7 @@ struct DramChannelParams {
 };
 
 /// Counters of one pseudo-channel (summed over pseudo-channels in reports).
-struct DramStats {
+struct DramStats : StatFields<DramStats> {
   std::uint64_t row_hits = 0;       ///< row accesses that found their row open
   std::uint64_t row_misses = 0;     ///< found their bank closed
   std::uint64_t row_conflicts = 0;  ///< found another row open
@@ -79,8 +79,29 @@ struct DramStats {
   Time refresh_busy;  ///< time spent refreshing (tRFC each)
   Time bus_busy;      ///< data bus time of all bursts
 
-  void add(const DramStats& other);
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("row_hits", &DramStats::row_hits, "row accesses", Merge::sum,
+                "row accesses that found their row open"),
+        counter("row_misses", &DramStats::row_misses, "row accesses", Merge::sum,
+                "row accesses that found the bank closed"),
+        counter("row_conflicts", &DramStats::row_conflicts, "row accesses", Merge::sum,
+                "row accesses that found another row open (precharge, then activate)"),
+        counter("activations", &DramStats::activations, "commands", Merge::sum, "ACT commands"),
+        counter("precharges", &DramStats::precharges, "commands", Merge::sum,
+                "PRE commands, including before refreshes"),
+        counter("read_bursts", &DramStats::read_bursts, "bursts", Merge::sum,
+                "read column commands"),
+        counter("write_bursts", &DramStats::write_bursts, "bursts", Merge::sum,
+                "write column commands"),
+        counter("turnarounds", &DramStats::turnarounds, "switches", Merge::sum,
+                "switches of a pseudo-channel between reading and writing"),
+        counter("refreshes", &DramStats::refreshes, "commands", Merge::sum, "all-bank refreshes"),
+        counter("refresh_busy_s", &DramStats::refresh_busy, "s", Merge::sum,
+                "sum over pseudo-channels of time refreshing"),
+        counter("bus_busy_s", &DramStats::bus_busy, "s", Merge::sum,
+                "sum over pseudo-channels of data-bus time of bursts"));
+  }
 };
 
 /// A row access: `bursts` column commands to `row` of `bank` (bank group x banks + bank).

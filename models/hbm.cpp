@@ -2,19 +2,7 @@
 
 #include <cassert>
 
-
 namespace ridgeline {
-
-void HbmStats::visit(const StatVisitor& v) const {
-  v("read_bytes", as_stat(read_bytes), "bytes", "bytes read from HBM");
-  v("write_bytes", as_stat(write_bytes), "bytes", "bytes written to HBM");
-  v("reads", as_stat(reads), "requests", "read requests served");
-  v("writes", as_stat(writes), "requests", "write requests served");
-  v("channel_busy_s", as_stat(channel_busy), "s",
-    "sum over channels (pseudo-channels) of time spent transferring");
-  v("queue_delay_s", as_stat(queue_delay), "s",
-    "sum over requests of the time spent waiting for a busy channel");
-}
 
 namespace {
 

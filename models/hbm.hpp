@@ -23,7 +23,7 @@
 #include "models/activity.hpp"
 #include "models/dram_system.hpp"
 #include "models/program.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -50,7 +50,7 @@ struct HbmParams {
   AddressGeometry geometry() const;
 };
 
-struct HbmStats {
+struct HbmStats : StatFields<HbmStats> {
   std::uint64_t read_bytes = 0;   ///< bytes read by all requests
   std::uint64_t write_bytes = 0;  ///< bytes written
   std::uint64_t reads = 0;        ///< read requests
@@ -60,7 +60,17 @@ struct HbmStats {
                                   ///< of the first DRAM command of each pseudo-channel)
   Time last_data;                 ///< when the last request's data arrived
 
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("read_bytes", &HbmStats::read_bytes, "bytes", Merge::sum, "bytes read from HBM"),
+        counter("write_bytes", &HbmStats::write_bytes, "bytes", Merge::sum, "bytes written to HBM"),
+        counter("reads", &HbmStats::reads, "requests", Merge::sum, "read requests served"),
+        counter("writes", &HbmStats::writes, "requests", Merge::sum, "write requests served"),
+        counter("channel_busy_s", &HbmStats::channel_busy, "s", Merge::sum,
+                "sum over channels (pseudo-channels) of time spent transferring"),
+        counter("queue_delay_s", &HbmStats::queue_delay, "s", Merge::sum,
+                "sum over requests of the time spent waiting for a busy channel"));
+  }
 };
 
 /// The timing core, plain C++: usable without the SystemC kernel.

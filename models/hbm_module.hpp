@@ -14,7 +14,6 @@
 #include "models/dram_system.hpp"
 #include "models/hbm.hpp"
 #include "models/program.hpp"
-#include "models/stats.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {

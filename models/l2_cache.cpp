@@ -7,7 +7,6 @@
 #include <emmintrin.h>
 #endif
 
-
 namespace ridgeline {
 
 namespace {
@@ -122,39 +121,6 @@ void CacheSets::prefetch(std::uint64_t set) const {
 
 std::string_view name_of(L2WritePolicy policy) {
   return policy == L2WritePolicy::write_back ? "write_back" : "write_through";
-}
-
-void L2CacheStats::visit(const StatVisitor& v) const {
-  v("read_requests", as_stat(read_requests), "requests", "loads the cores sent to the L2");
-  v("write_requests", as_stat(write_requests), "requests", "stores the cores sent to the L2");
-  v("read_bytes", as_stat(read_bytes), "bytes", "bytes the cores read through the L2");
-  v("write_bytes", as_stat(write_bytes), "bytes", "bytes the cores wrote through the L2");
-  v("hit_lines", as_stat(hit_lines), "lines", "line look-ups that found the data there");
-  v("pending_hit_lines", as_stat(pending_hit_lines), "lines",
-    "line look-ups that found the line's fill on its way and waited for it");
-  v("miss_lines", as_stat(miss_lines), "lines", "line look-ups that found no line");
-  v("hit_bytes", as_stat(hit_bytes), "bytes", "requested bytes in lines that hit");
-  v("pending_hit_bytes", as_stat(pending_hit_bytes), "bytes",
-    "requested bytes that waited for a fill already in flight");
-  v("miss_bytes", as_stat(miss_bytes), "bytes", "requested bytes in lines that missed");
-  v("fill_requests", as_stat(fill_requests), "requests", "HBM reads for missing lines");
-  v("fill_bytes", as_stat(fill_bytes), "bytes", "bytes read from HBM to fill lines");
-  v("evictions", as_stat(evictions), "lines", "valid lines replaced");
-  v("writeback_requests", as_stat(writeback_requests), "requests",
-    "HBM writes of evicted dirty lines");
-  v("writeback_bytes", as_stat(writeback_bytes), "bytes", "bytes of evicted dirty lines written");
-  v("write_through_requests", as_stat(write_through_requests), "requests",
-    "stores passed on to HBM (write-through)");
-  v("write_through_bytes", as_stat(write_through_bytes), "bytes",
-    "bytes of stores passed on to HBM (write-through)");
-  v("flush_requests", as_stat(flush_requests), "requests",
-    "HBM writes of the lines still dirty at the end of the run");
-  v("flush_bytes", as_stat(flush_bytes), "bytes", "bytes of lines still dirty at the end written");
-  v("hbm_bytes", as_stat(hbm_read_bytes() + hbm_write_bytes()), "bytes",
-    "bytes the L2 moved to and from HBM: fills, write-backs, write-through, flush");
-  v("port_busy_s", as_stat(port_busy), "s", "time the port to the cores was transferring");
-  v("port_queue_delay_s", as_stat(port_queue_delay), "s",
-    "sum over requests of the wait for a busy port");
 }
 
 L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below)

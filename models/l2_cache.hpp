@@ -20,7 +20,7 @@
 
 #include "models/activity.hpp"
 #include "models/program.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -52,7 +52,7 @@ struct L2CacheParams {
   std::uint64_t sets() const { return lines() / associativity; }
 };
 
-struct L2CacheStats {
+struct L2CacheStats : StatFields<L2CacheStats> {
   std::uint64_t read_requests = 0;           ///< loads from the cores
   std::uint64_t write_requests = 0;          ///< stores from the cores
   std::uint64_t read_bytes = 0;              ///< bytes the cores read
@@ -79,7 +79,55 @@ struct L2CacheStats {
   std::uint64_t hbm_write_bytes() const {
     return writeback_bytes + write_through_bytes + flush_bytes;
   }
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("read_requests", &L2CacheStats::read_requests, "requests", Merge::sum,
+                "loads the cores sent to the L2"),
+        counter("write_requests", &L2CacheStats::write_requests, "requests", Merge::sum,
+                "stores the cores sent to the L2"),
+        counter("read_bytes", &L2CacheStats::read_bytes, "bytes", Merge::sum,
+                "bytes the cores read through the L2"),
+        counter("write_bytes", &L2CacheStats::write_bytes, "bytes", Merge::sum,
+                "bytes the cores wrote through the L2"),
+        counter("hit_lines", &L2CacheStats::hit_lines, "lines", Merge::sum,
+                "line look-ups that found the data there"),
+        counter("pending_hit_lines", &L2CacheStats::pending_hit_lines, "lines", Merge::sum,
+                "line look-ups that found the line's fill on its way and waited for it"),
+        counter("miss_lines", &L2CacheStats::miss_lines, "lines", Merge::sum,
+                "line look-ups that found no line"),
+        counter("hit_bytes", &L2CacheStats::hit_bytes, "bytes", Merge::sum,
+                "requested bytes in lines that hit"),
+        counter("pending_hit_bytes", &L2CacheStats::pending_hit_bytes, "bytes", Merge::sum,
+                "requested bytes that waited for a fill already in flight"),
+        counter("miss_bytes", &L2CacheStats::miss_bytes, "bytes", Merge::sum,
+                "requested bytes in lines that missed"),
+        counter("fill_requests", &L2CacheStats::fill_requests, "requests", Merge::sum,
+                "HBM reads for missing lines"),
+        counter("fill_bytes", &L2CacheStats::fill_bytes, "bytes", Merge::sum,
+                "bytes read from HBM to fill lines"),
+        counter("evictions", &L2CacheStats::evictions, "lines", Merge::sum, "valid lines replaced"),
+        counter("writeback_requests", &L2CacheStats::writeback_requests, "requests", Merge::sum,
+                "HBM writes of evicted dirty lines"),
+        counter("writeback_bytes", &L2CacheStats::writeback_bytes, "bytes", Merge::sum,
+                "bytes of evicted dirty lines written"),
+        counter("write_through_requests", &L2CacheStats::write_through_requests, "requests",
+                Merge::sum, "stores passed on to HBM (write-through)"),
+        counter("write_through_bytes", &L2CacheStats::write_through_bytes, "bytes", Merge::sum,
+                "bytes of stores passed on to HBM (write-through)"),
+        counter("flush_requests", &L2CacheStats::flush_requests, "requests", Merge::sum,
+                "HBM writes of the lines still dirty at the end of the run"),
+        counter("flush_bytes", &L2CacheStats::flush_bytes, "bytes", Merge::sum,
+                "bytes of lines still dirty at the end written"),
+        formula(
+            "hbm_bytes",
+            +[](const L2CacheStats& s) { return as_stat(s.hbm_read_bytes() + s.hbm_write_bytes()); },
+            "bytes",
+            "bytes the L2 moved to and from HBM: fills, write-backs, write-through, flush"),
+        counter("port_busy_s", &L2CacheStats::port_busy, "s", Merge::sum,
+                "time the port to the cores was transferring"),
+        counter("port_queue_delay_s", &L2CacheStats::port_queue_delay, "s", Merge::sum,
+                "sum over requests of the wait for a busy port"));
+  }
 };
 
 /// Where the cache's misses and write-backs go: the HBM, or a stand-in in tests.

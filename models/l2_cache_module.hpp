@@ -14,7 +14,6 @@
 #include "models/l2_cache.hpp"
 #include "models/sc_memory_request.hpp"
 #include "models/program.hpp"
-#include "models/stats.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {

@@ -5,7 +5,7 @@
 #include <cassert>
 #include <cstdint>
 
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 
 namespace ridgeline {
 
@@ -13,12 +13,13 @@ struct RegisterFileParams {
   std::uint64_t capacity_bytes = 0;  ///< bytes per core
 };
 
-struct RegisterFileStats {
+struct RegisterFileStats : StatFields<RegisterFileStats> {
   std::uint64_t peak_allocated_bytes = 0;  ///< most bytes allocated at once
 
-  void visit(const StatVisitor& v) const {
-    v("peak_allocated_bytes", as_stat(peak_allocated_bytes), "bytes",
-      "most register-file bytes allocated to resident blocks at once");
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("peak_allocated_bytes", &RegisterFileStats::peak_allocated_bytes, "bytes",
+                Merge::max, "most register-file bytes allocated to resident blocks at once"));
   }
 };
 

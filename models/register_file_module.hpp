@@ -7,7 +7,6 @@
 #include <systemc>
 
 #include "models/register_file.hpp"
-#include "models/stats.hpp"
 
 namespace ridgeline {
 

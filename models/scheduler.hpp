@@ -3,15 +3,16 @@
 
 #include <cstdint>
 
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 
 namespace ridgeline {
 
-struct SchedulerStats {
+struct SchedulerStats : StatFields<SchedulerStats> {
   std::uint64_t dispatched = 0;  ///< blocks handed out
 
-  void visit(const StatVisitor& v) const {
-    v("blocks_dispatched", as_stat(dispatched), "blocks", "thread blocks handed to cores");
+  static constexpr auto fields() {
+    return std::make_tuple(counter("blocks_dispatched", &SchedulerStats::dispatched, "blocks",
+                                   Merge::sum, "thread blocks handed to cores"));
   }
 };
 

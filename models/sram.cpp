@@ -5,15 +5,6 @@
 
 namespace ridgeline {
 
-void SramStats::visit(const StatVisitor& v) const {
-  v("read_bytes", as_stat(read_bytes), "bytes", "operand bytes compute read from SRAM");
-  v("write_bytes", as_stat(write_bytes), "bytes", "bytes loads wrote into SRAM");
-  v("read_busy_s", as_stat(read_busy), "s", "time the read port was transferring");
-  v("write_busy_s", as_stat(write_busy), "s", "time the write port was transferring");
-  v("peak_allocated_bytes", as_stat(peak_allocated_bytes), "bytes",
-    "most SRAM allocated to resident blocks at once");
-}
-
 SramTiming::SramTiming(const SramParams& params, Clock clock) : params_(params), clock_(clock) {
   assert(params.read_bytes_per_cycle > 0 && params.write_bytes_per_cycle > 0);
 }

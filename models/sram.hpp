@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "models/activity.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -20,14 +20,26 @@ struct SramParams {
   std::uint64_t write_bytes_per_cycle = 0;  ///< write port, bytes per core cycle
 };
 
-struct SramStats {
+struct SramStats : StatFields<SramStats> {
   std::uint64_t read_bytes = 0;            ///< operand bytes read by compute
   std::uint64_t write_bytes = 0;           ///< bytes written by loads
   Time read_busy;                          ///< time the read port was transferring
   Time write_busy;                         ///< time the write port was transferring
   std::uint64_t peak_allocated_bytes = 0;  ///< most bytes allocated at once
 
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("read_bytes", &SramStats::read_bytes, "bytes", Merge::sum,
+                "operand bytes compute read from SRAM"),
+        counter("write_bytes", &SramStats::write_bytes, "bytes", Merge::sum,
+                "bytes loads wrote into SRAM"),
+        counter("read_busy_s", &SramStats::read_busy, "s", Merge::sum,
+                "time the read port was transferring"),
+        counter("write_busy_s", &SramStats::write_busy, "s", Merge::sum,
+                "time the write port was transferring"),
+        counter("peak_allocated_bytes", &SramStats::peak_allocated_bytes, "bytes", Merge::max,
+                "most SRAM allocated to resident blocks at once"));
+  }
 };
 
 class SramTiming {

@@ -6,7 +6,6 @@
 
 #include "models/activity.hpp"
 #include "models/sram.hpp"
-#include "models/stats.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "models/latency_histogram.hpp"
-#include "models/stats.hpp"
+#include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -15,7 +15,7 @@ struct TracePlayerParams {
   std::uint32_t max_requests_in_flight = 0;  ///< 0 = no limit
 };
 
-struct TracePlayerStats {
+struct TracePlayerStats : StatFields<TracePlayerStats> {
   std::uint64_t reads = 0;        ///< loads issued
   std::uint64_t writes = 0;       ///< stores issued
   std::uint64_t read_bytes = 0;   ///< bytes loaded
@@ -25,8 +25,42 @@ struct TracePlayerStats {
   Time finish;                    ///< when the player's last access completed
   LatencyHistogram latency;       ///< issue to last byte, per access
 
+  /// The counters by their rules, and the latency histograms.
   void add(const TracePlayerStats& other);
-  void visit(const StatVisitor& v) const;
+  static constexpr auto fields() {
+    return std::make_tuple(
+        counter("reads", &TracePlayerStats::reads, "requests", Merge::sum, "loads issued"),
+        counter("writes", &TracePlayerStats::writes, "requests", Merge::sum, "stores issued"),
+        counter("read_bytes", &TracePlayerStats::read_bytes, "bytes", Merge::sum, "bytes loaded"),
+        counter("write_bytes", &TracePlayerStats::write_bytes, "bytes", Merge::sum, "bytes stored"),
+        counter("wakeups", &TracePlayerStats::wakeups, "events", Merge::sum,
+                "times a player's process ran"),
+        counter("in_flight_limit_s", &TracePlayerStats::in_flight_limit, "s", Merge::sum,
+                "summed over players: the next access waited for room under the in-flight limits"),
+        counter("finish_s", &TracePlayerStats::finish, "s", Merge::max,
+                "when the last access completed"),
+        formula(
+            "latency_mean_s", +[](const TracePlayerStats& s) { return as_stat(s.latency.mean()); },
+            "s", "mean latency, issue to last byte"),
+        formula(
+            "latency_min_s", +[](const TracePlayerStats& s) { return as_stat(s.latency.min()); },
+            "s", "shortest latency"),
+        formula(
+            "latency_p50_s",
+            +[](const TracePlayerStats& s) { return as_stat(s.latency.percentile(0.50)); }, "s",
+            "median latency (within 0.8 %)"),
+        formula(
+            "latency_p90_s",
+            +[](const TracePlayerStats& s) { return as_stat(s.latency.percentile(0.90)); }, "s",
+            "90th percentile (within 0.8 %)"),
+        formula(
+            "latency_p99_s",
+            +[](const TracePlayerStats& s) { return as_stat(s.latency.percentile(0.99)); }, "s",
+            "99th percentile (within 0.8 %)"),
+        formula(
+            "latency_max_s", +[](const TracePlayerStats& s) { return as_stat(s.latency.max()); },
+            "s", "longest latency"));
+  }
 };
 
 }  // namespace ridgeline

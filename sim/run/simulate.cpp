@@ -3,8 +3,8 @@
 #include <systemc>
 
 #include "sim/run/accelerator.hpp"
-#include "sim/waveforms/activity_fanout.hpp"
 #include "sim/run/run_limits.hpp"
+#include "sim/waveforms/activity_fanout.hpp"
 #include "sim/waveforms/tracer.hpp"
 
 namespace ridgeline {
@@ -12,65 +12,22 @@ namespace ridgeline {
 CoreStats SimulationResult::core_total() const {
   CoreStats total;
   for (const CoreResult& r : cores) {
-    const CoreStats& c = r.core;
-    total.blocks += c.blocks;
-    total.loads += c.loads;
-    total.stores += c.stores;
-    total.barriers += c.barriers;
-    total.load_bytes += c.load_bytes;
-    total.store_bytes += c.store_bytes;
-    total.ops += c.ops;
-    total.wakeups += c.wakeups;
-    total.peak_resident_blocks = std::max(total.peak_resident_blocks, c.peak_resident_blocks);
-    total.compute_busy += c.compute_busy;
-    total.memory_active += c.memory_active;
-    total.overlap += c.overlap;
-    total.waiting_data += c.waiting_data;
-    total.draining += c.draining;
+    total.add(r.core);
     // A core that finished early waited, with nothing to do, for the others.
-    total.no_work += c.no_work + (time - c.finish);
-    total.buffer_wait += c.buffer_wait;
-    total.in_flight_limit += c.in_flight_limit;
-    total.finish = max(total.finish, c.finish);
-    total.local_loads += c.local_loads;
-    total.local_stores += c.local_stores;
-    total.local_load_bytes += c.local_load_bytes;
-    total.local_store_bytes += c.local_store_bytes;
-    total.barrier_wait += c.barrier_wait;
-    total.spill_wait += c.spill_wait;
-    total.waiting_data_limited += c.waiting_data_limited;
-    total.barrier_time += c.barrier_time;
-    total.load_time += c.load_time;
-    total.resident_block_time += c.resident_block_time;
-    total.resident_warp_time += c.resident_warp_time;
-    total.full_by_blocks += c.full_by_blocks;
-    total.full_by_warps += c.full_by_warps;
-    total.full_by_sram += c.full_by_sram;
-    total.full_by_registers += c.full_by_registers;
+    total.no_work += time - r.core.finish;
   }
   return total;
 }
 
 ComputeUnitStats SimulationResult::compute_total() const {
   ComputeUnitStats total;
-  for (const CoreResult& r : cores) {
-    total.flops += r.compute.flops;
-    total.ops += r.compute.ops;
-    total.busy += r.compute.busy;
-    total.operand_limited += r.compute.operand_limited;
-  }
+  for (const CoreResult& r : cores) total.add(r.compute);
   return total;
 }
 
 SramStats SimulationResult::sram_total() const {
   SramStats total;
-  for (const CoreResult& r : cores) {
-    total.read_bytes += r.sram.read_bytes;
-    total.write_bytes += r.sram.write_bytes;
-    total.read_busy += r.sram.read_busy;
-    total.write_busy += r.sram.write_busy;
-    total.peak_allocated_bytes = std::max(total.peak_allocated_bytes, r.sram.peak_allocated_bytes);
-  }
+  for (const CoreResult& r : cores) total.add(r.sram);
   return total;
 }
 
