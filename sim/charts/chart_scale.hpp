@@ -1,6 +1,6 @@
 // What the charts share: an axis that maps values to pixels (linear, logarithmic or ordered
 // categories) with its ticks, the series palette and a sequential colour ramp, and numbers with
-// SI prefixes for labels. sim/roofline_chart and the sweep's charts draw with them.
+// SI prefixes for labels. sim/charts/roofline_chart and the sweep's charts draw with them.
 #pragma once
 
 #include <cstddef>

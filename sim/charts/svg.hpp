@@ -1,5 +1,5 @@
 // A small SVG writer: elements with attributes, text escaped, numbers written the same way on
-// every run. Charts (sim/roofline_chart, sim/html_report) draw with it.
+// every run. Charts (sim/charts/roofline_chart, sim/report/html_report) draw with it.
 #pragma once
 
 #include <string>
