@@ -274,4 +274,49 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   return kernel;
 }
 
+std::string WorkloadKind<GemmSpec>::short_label(const GemmSpec& g) {
+  if (g.strategy == GemmStrategy::no_reuse) return "no reuse";
+  const std::string tile = g.tile.m == g.tile.n && g.tile.n == g.tile.k
+                               ? fmt::format("t = {}", g.tile.m)
+                               : fmt::format("{}x{}x{}", g.tile.m, g.tile.n, g.tile.k);
+  std::string label = fmt::format("{}, {} stage{}", tile, g.stages, g.stages == 1 ? "" : "s");
+  if (g.block_order.kind == BlockOrderKind::grouped) {
+    label += fmt::format(", grouped {}", g.block_order.group);
+  } else if (g.block_order.kind == BlockOrderKind::column_major) {
+    label += ", column-major";
+  }
+  return label;
+}
+
+std::optional<Violation> WorkloadKind<GemmSpec>::check_threads(const GemmSpec& spec,
+                                                               const KernelTarget& limits) {
+  if (!spec.warp_tile) return std::nullopt;
+  // A warp tile is what one warp's threads compute together: exactly a warp of register tiles.
+  const RegisterTile& w = *spec.warp_tile;
+  const RegisterTile& r = spec.register_tile;
+  const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);
+  if (threads == limits.warp_size) return std::nullopt;
+  return Violation{"workload.warp_tile",
+                   fmt::format("a warp tile of {} x {} with a register tile of {} x {} has {} "
+                               "threads but a warp has {} (hardware.cores.warp_size)",
+                               w.m, w.n, r.m, r.n, threads, limits.warp_size),
+                   "choose warp_tile so that (m / register_tile.m) x (n / register_tile.n) "
+                   "equals the warp size"};
+}
+
+ThreadRegistersNote WorkloadKind<GemmSpec>::thread_registers_note(const GemmSpec& spec) {
+  ThreadRegistersNote note;
+  const ThreadRegisters r = thread_registers(spec);
+  if (r.given) {
+    note.limit_key = "workload.registers_per_thread";  // the count was written outright
+  } else {
+    note.breakdown = fmt::format(" ({} accumulators + {} operand fragments + {} overhead)",
+                                 r.accumulators, r.fragments, r.overhead);
+  }
+  note.limit_fix =
+      "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";
+  note.spills = spec.spill == SpillPolicy::local;
+  return note;
+}
+
 }  // namespace ridgeline

@@ -30,12 +30,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
 #include "workloads/violation.hpp"
+#include "workloads/workload_kind.hpp"
 
 namespace ridgeline {
 
@@ -96,5 +98,62 @@ struct ThreadRegisters {
 ThreadRegisters thread_registers(const GemmSpec& spec);
 /// The block program and grid. The spec must be valid (tiles divide the matrix).
 Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
+
+template <>
+struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
+  static constexpr std::string_view name = "gemm";
+  // The tile sets a block's footprint; the register tile its threads (one per register tile).
+  static constexpr LimitKeys limit_keys{"workload.tile", "workload.register_tile", "workload.tile"};
+
+  /// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage, grouped 8": the seed note's row names.
+  static std::string short_label(const GemmSpec& spec);
+  static std::optional<Violation> check_rules(const GemmSpec& spec) {
+    return ridgeline::check_rules(spec);
+  }
+  /// A warp tile must be exactly one warp of register tiles.
+  static std::optional<Violation> check_threads(const GemmSpec& spec, const KernelTarget& limits);
+  static ThreadRegistersNote thread_registers_note(const GemmSpec& spec);
+
+  template <class Visitor>
+  static void visit_fields(const GemmSpec& g, Visitor& visitor) {
+    visitor.integer("m", g.m);
+    visitor.integer("n", g.n);
+    visitor.integer("k", g.k);
+    visitor.text("dtype", name_of(g.dtype));
+    visitor.text("accumulator", name_of(g.accumulator));
+    visitor.text("strategy", name_of(g.strategy));
+    visitor.integer("tile.m", g.tile.m);
+    visitor.integer("tile.n", g.tile.n);
+    visitor.integer("tile.k", g.tile.k);
+    visitor.integer("stages", g.stages);
+    visitor.integer("register_tile.m", g.register_tile.m);
+    visitor.integer("register_tile.n", g.register_tile.n);
+    if (g.warp_tile) {
+      visitor.integer("warp_tile.m", g.warp_tile->m);
+      visitor.integer("warp_tile.n", g.warp_tile->n);
+    }
+    visitor.text("block_order.kind", name_of(g.block_order.kind));
+    visitor.integer("block_order.group", g.block_order.group);
+  }
+
+  // Keys whose field depends on nothing but their own value (see sim/sweep/sweep_fields.hpp):
+  // not dtype (the default accumulator follows it), strategy (a register tile is refused with
+  // no_reuse), nor the keys a rule inside the parser ties together.
+  template <class Visitor>
+  static void visit_sweepable_fields(Visitor& visitor) {
+    visitor("m", &GemmSpec::m);
+    visitor("n", &GemmSpec::n);
+    visitor("k", &GemmSpec::k);
+    visitor("accumulator", &GemmSpec::accumulator);
+    visitor("tile", &GemmSpec::tile);
+    visitor("tile.m", &GemmSpec::tile, &TileShape::m);
+    visitor("tile.n", &GemmSpec::tile, &TileShape::n);
+    visitor("tile.k", &GemmSpec::tile, &TileShape::k);
+    visitor("stages", &GemmSpec::stages);
+    visitor("register_tile", &GemmSpec::register_tile);
+    visitor("register_tile.m", &GemmSpec::register_tile, &RegisterTile::m);
+    visitor("register_tile.n", &GemmSpec::register_tile, &RegisterTile::n);
+  }
+};
 
 }  // namespace ridgeline

@@ -19,8 +19,10 @@ Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&
   return a;
 }
 
-Kernel build_kernel(const MemoryTraceSpec&, const KernelTarget&) {
-  throw std::logic_error("a memory trace is replayed by trace players, not run as a kernel");
+std::string WorkloadKind<MemoryTraceSpec>::short_label(const MemoryTraceSpec& spec) {
+  std::string name = spec.path.substr(spec.path.rfind('/') + 1);
+  if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
+  return "trace " + name;
 }
 
 TraceFormatError::TraceFormatError(std::uint64_t line, std::uint64_t column, std::string text,

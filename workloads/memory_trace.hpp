@@ -9,14 +9,18 @@
 
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "models/access_source.hpp"
 #include "models/data_type.hpp"
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/violation.hpp"
+#include "workloads/workload_kind.hpp"
 
 namespace ridgeline {
 
@@ -36,9 +40,35 @@ std::string describe(const MemoryTraceSpec& spec);
 /// F = 0, Q = (loads + stores) x access_bytes: a trace is memory-bound by definition. The cores
 /// run no blocks: the target does not matter.
 Analysis analyze(const MemoryTraceSpec& spec, const Roof& roof, const KernelTarget& target = {});
-/// A trace runs on trace players, not as thread blocks: there is no kernel. Never called (the
-/// simulation elaborates players for a trace); throws std::logic_error.
-Kernel build_kernel(const MemoryTraceSpec& spec, const KernelTarget& target = {});
+
+/// A trace runs on trace players, not as thread blocks: it has no kernel, no threads and no FLOPs.
+template <>
+struct WorkloadKind<MemoryTraceSpec> : RunsOnTracePlayers<MemoryTraceSpec> {
+  static constexpr std::string_view name = "memory_trace";
+  // A trace has no blocks: nothing of it outgrows a core, so these name the workload as a whole.
+  static constexpr LimitKeys limit_keys{"workload", "workload.threads", ""};
+
+  /// "trace random-64B": the file's name without folder or extension.
+  static std::string short_label(const MemoryTraceSpec& spec);
+  static std::optional<Violation> check_rules(const MemoryTraceSpec&) { return std::nullopt; }
+  static std::optional<Violation> check_threads(const MemoryTraceSpec&, const KernelTarget&) {
+    return std::nullopt;
+  }
+  static ThreadRegistersNote thread_registers_note(const MemoryTraceSpec&) { return {}; }
+
+  template <class Visitor>
+  static void visit_fields(const MemoryTraceSpec& t, Visitor& visitor) {
+    visitor.text("path", t.path);
+    visitor.integer("access_bytes", t.access_bytes);
+    visitor.integer("loads", t.loads);
+    visitor.integer("stores", t.stores);
+    // A trace has no FLOPs; the report shows the machine's peak for this type beside it.
+    visitor.text("dtype", name_of(t.dtype));
+  }
+  /// None: a point's trace is read again whole (its loads and stores are counted from the file).
+  template <class Visitor>
+  static void visit_sweepable_fields(Visitor&) {}
+};
 
 /// A line the trace format does not allow: where (1-based line and column) and why.
 class TraceFormatError : public std::runtime_error {

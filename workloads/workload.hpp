@@ -1,69 +1,120 @@
-// Any workload Ridgeline knows, and the three things asked of it: a name, the analytical model
-// and the kernel the simulator runs.
+// Any workload Ridgeline knows, and what is asked of one: each function here is a fold over the
+// variant's kinds that reads only the kind's traits (WorkloadKind<Spec>, workload_kind.hpp), so a
+// kind that lacks a piece fails to compile.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
 #include "workloads/gemm.hpp"
 #include "workloads/memory_trace.hpp"
 #include "workloads/vector_add.hpp"
+#include "workloads/workload_kind.hpp"
 
 namespace ridgeline {
 
-using WorkloadSpec = std::variant<VectorAddSpec, GemmSpec, MemoryTraceSpec>;
+// The order is the order in which messages list the kinds ("choose one of: gemm, ...").
+using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec>;
 
-// The variant's functions are templates that accept exactly WorkloadSpec: a workload kind that
-// lacks its own describe / analyze / build_kernel then fails to compile, instead of converting
-// back to a WorkloadSpec and calling these again forever.
+/// The traits of the kind `spec` (a GemmSpec, ...) is.
+template <class Spec>
+using KindOf = WorkloadKind<std::decay_t<Spec>>;
+
+/// A stand-in for one kind, to fold over the kinds without a value of each.
+template <class Spec>
+struct KindTag {
+  using type = Spec;
+};
+
+template <class... Specs, class F>
+void for_each_kind_of(std::variant<Specs...>*, F& f) {
+  (f(KindTag<Specs>{}), ...);
+}
+/// Calls `f(KindTag<Spec>{})` for each kind of WorkloadSpec, in the variant's order.
+template <class F>
+void for_each_workload_kind(F&& f) {
+  for_each_kind_of(static_cast<WorkloadSpec*>(nullptr), f);
+}
+
+// The variant's functions are templates that accept exactly WorkloadSpec: called with one kind's
+// spec they would convert it back to a WorkloadSpec instead of using that kind's own function.
 template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
 std::string describe(const Spec& spec) {
-  return std::visit([](const auto& s) { return describe(s); }, spec);
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::describe(s); }, spec);
 }
 template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
 Analysis analyze(const Spec& spec, const Roof& roof, const KernelTarget& target = {}) {
-  return std::visit([&](const auto& s) { return analyze(s, roof, target); }, spec);
+  return std::visit([&](const auto& s) { return KindOf<decltype(s)>::analyze(s, roof, target); },
+                    spec);
 }
+/// The block program and grid; throws std::logic_error for a kind without one (it runs on trace
+/// players, which the simulation elaborates instead).
 template <class Spec, class = std::enable_if_t<std::is_same_v<Spec, WorkloadSpec>>>
 Kernel build_kernel(const Spec& spec, const KernelTarget& target = {}) {
-  return std::visit([&](const auto& s) { return build_kernel(s, target); }, spec);
-}
-/// "no reuse", "t = 64, 2 stages", "64x128x32, 1 stage", "vector add": the seed note's row names
-/// (", grouped 8" or ", column-major" added when the blocks are not handed out row-major).
-inline std::string short_label(const WorkloadSpec& spec) {
-  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
-    if (g->strategy == GemmStrategy::no_reuse) return "no reuse";
-    const std::string tile = g->tile.m == g->tile.n && g->tile.n == g->tile.k
-                                 ? fmt::format("t = {}", g->tile.m)
-                                 : fmt::format("{}x{}x{}", g->tile.m, g->tile.n, g->tile.k);
-    std::string label = fmt::format("{}, {} stage{}", tile, g->stages, g->stages == 1 ? "" : "s");
-    if (g->block_order.kind == BlockOrderKind::grouped) {
-      label += fmt::format(", grouped {}", g->block_order.group);
-    } else if (g->block_order.kind == BlockOrderKind::column_major) {
-      label += ", column-major";
-    }
-    return label;
-  }
-  if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {  // "trace random-64B"
-    std::string name = t->path.substr(t->path.rfind('/') + 1);
-    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
-    return "trace " + name;
-  }
-  return "vector add";
+  return std::visit(
+      [&](const auto& s) -> Kernel {
+        using Kind = KindOf<decltype(s)>;
+        if constexpr (Kind::runs_on == Runner::cores) {
+          return Kind::build_kernel(s, target);
+        } else {
+          throw std::logic_error(fmt::format(
+              "a {} workload is replayed by trace players, not run as a kernel", Kind::name));
+        }
+      },
+      spec);
 }
 
-/// The rules between a workload's values (see check_rules of each spec). vector_add has none
-/// beyond what reading it checks.
+/// "gemm", "vector_add", "memory_trace": the `kind:` of the workload file.
+inline std::string_view kind_name(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::name; }, spec);
+}
+inline Runner runs_on(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::runs_on; }, spec);
+}
+/// "no reuse", "t = 64, 2 stages", "vector add", "trace random-64B": the report's short name.
+inline std::string short_label(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::short_label(s); }, spec);
+}
+/// The rules between a workload's values (see check_rules of each spec): the first one broken.
 inline std::optional<Violation> check_rules(const WorkloadSpec& spec) {
-  if (const auto* gemm = std::get_if<GemmSpec>(&spec)) return check_rules(*gemm);
-  return std::nullopt;
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::check_rules(s); }, spec);
+}
+/// The rules against the machine's threads a kind has beyond the counts of its footprint.
+inline std::optional<Violation> check_thread_rules(const WorkloadSpec& spec,
+                                                   const KernelTarget& limits) {
+  return std::visit([&](const auto& s) { return KindOf<decltype(s)>::check_threads(s, limits); },
+                    spec);
+}
+inline LimitKeys limit_keys(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::limit_keys; }, spec);
+}
+inline ThreadRegistersNote thread_registers_note(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::thread_registers_note(s); },
+                    spec);
 }
 inline DataType compute_type(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return s.dtype; }, spec);
+}
+
+/// The report's `workload` leaves after its description and label: `kind`, then the kind's own
+/// fields, as visitor.text(dotted_name, std::string_view) and visitor.integer(dotted_name,
+/// std::uint64_t). Names are literals relative to `workload` ("tile.m"). The JSON report and the
+/// sweep's typed cells both read this list, so the two cannot disagree.
+template <class Visitor>
+void visit_fields(const WorkloadSpec& spec, Visitor& visitor) {
+  std::visit(
+      [&](const auto& s) {
+        using Kind = KindOf<decltype(s)>;
+        visitor.text("kind", Kind::name);
+        Kind::visit_fields(s, visitor);
+      },
+      spec);
 }
 
 }  // namespace ridgeline

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 
 #include "sim/config/quantity.hpp"
@@ -31,7 +32,7 @@ std::string resolve(const ConfigNode& node, const std::string& path) {
 
 }  // namespace
 
-MemoryTraceSpec parse_memory_trace(const ConfigNode& w) {
+MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
   MemoryTraceSpec spec;
   const ConfigNode path = w.required("path");
   spec.path = resolve(path, path.text());
@@ -43,8 +44,10 @@ MemoryTraceSpec parse_memory_trace(const ConfigNode& w) {
   return spec;
 }
 
-void scan_memory_trace(const ConfigNode& w, MemoryTraceSpec& spec, const HardwareParams& hw) {
-  const ConfigNode path = w.required("path");
+void WorkloadParser<MemoryTraceSpec>::check_inputs(const std::function<ConfigNode()>& document,
+                                                   MemoryTraceSpec& spec,
+                                                   const HardwareParams& hw) {
+  const ConfigNode path = document().required("path");
   std::optional<TraceReader> reader;
   try {
     reader.emplace(spec.path);
@@ -72,13 +75,13 @@ void scan_memory_trace(const ConfigNode& w, MemoryTraceSpec& spec, const Hardwar
         const std::string text = fmt::format("0x{:x}", access.address);
         // The address is the line's first '0' (only spaces and LD or ST come before it).
         const std::size_t column = reader->text().find('0') + 1;
-        throw ConfigError(SourceLocation{spec.path, as_position(reader->line()),
-                                         as_position(column)},
-                          path.key_path(), text,
-                          fmt::format("the access ({} B at {}) lies beyond the memory's capacity "
-                                      "of {} (hardware.hbm.dram)",
-                                      spec.access_bytes, text, format_bytes(capacity)),
-                          "keep every address below the capacity, or describe a larger memory");
+        throw ConfigError(
+            SourceLocation{spec.path, as_position(reader->line()), as_position(column)},
+            path.key_path(), text,
+            fmt::format("the access ({} B at {}) lies beyond the memory's capacity "
+                        "of {} (hardware.hbm.dram)",
+                        spec.access_bytes, text, format_bytes(capacity)),
+            "keep every address below the capacity, or describe a larger memory");
       }
     }
   } catch (const TraceFormatError& error) {
@@ -89,6 +92,12 @@ void scan_memory_trace(const ConfigNode& w, MemoryTraceSpec& spec, const Hardwar
   if (spec.accesses() == 0) {
     path.fail(fmt::format("the trace '{}' holds no accesses", spec.path), kLineFormat);
   }
+}
+
+std::vector<WorkloadInputFile> WorkloadParser<MemoryTraceSpec>::input_files(
+    const MemoryTraceSpec& spec) {
+  // From wherever a child run starts, the trace as this process found it.
+  return {{"workload.path", std::filesystem::absolute(spec.path).lexically_normal().string()}};
 }
 
 }  // namespace ridgeline

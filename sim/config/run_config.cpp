@@ -4,7 +4,6 @@
 
 #include "sim/config/config_node.hpp"
 #include "sim/config/hardware_config.hpp"
-#include "sim/config/memory_trace_config.hpp"
 #include "sim/config/quantity.hpp"
 #include "sim/config/workload_config.hpp"
 
@@ -28,6 +27,7 @@ void check_override_roots(const std::vector<std::string>& overrides) {
 }  // namespace
 
 std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {
+  if (runs_on(workload) == Runner::trace_players) return std::nullopt;  // no FLOPs: no type
   const DataType type = compute_type(workload);
   if (hw.core.compute.flops_per_cycle[index_of(type)]) return std::nullopt;
   std::string listed;
@@ -44,9 +44,7 @@ std::optional<Violation> check_data_type(const HardwareParams& hw, const Workloa
 
 std::optional<Violation> check_fits(const HardwareParams& hw, const WorkloadSpec& workload,
                                     const Footprint& f) {
-  // Reported at the tile, the workload's key that sets the footprint, where there is one.
-  const std::string where =
-      std::holds_alternative<GemmSpec>(workload) ? "workload.tile" : "workload";
+  const std::string where = limit_keys(workload).footprint;
   if (f.sram_bytes > hw.core.sram.capacity_bytes) {
     return Violation{
         where,
@@ -72,25 +70,10 @@ std::optional<Violation> check_fits(const HardwareParams& hw, const WorkloadSpec
 std::optional<Violation> check_threads(const HardwareParams& hw, const WorkloadSpec& workload,
                                        const Footprint& f) {
   const KernelTarget& limits = hw.threads;
-  // The key that sets a block's threads: the register tile of a GEMM (else its tile), `threads`
-  // of a vector add (else the workload).
-  const auto* gemm = std::get_if<GemmSpec>(&workload);
-  const std::string threads_key = gemm ? "workload.register_tile" : "workload.threads";
-  const std::string threads_fallback = gemm ? "workload.tile" : "";
-  if (gemm && gemm->warp_tile) {
-    // A warp tile is what one warp's threads compute together: exactly a warp of register tiles.
-    const RegisterTile& w = *gemm->warp_tile;
-    const RegisterTile& r = gemm->register_tile;
-    const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);
-    if (threads != limits.warp_size) {
-      return Violation{"workload.warp_tile",
-                       fmt::format("a warp tile of {} x {} with a register tile of {} x {} has {} "
-                                   "threads but a warp has {} (hardware.cores.warp_size)",
-                                   w.m, w.n, r.m, r.n, threads, limits.warp_size),
-                       "choose warp_tile so that (m / register_tile.m) x (n / register_tile.n) "
-                       "equals the warp size"};
-    }
-  }
+  const LimitKeys keys = limit_keys(workload);
+  const std::string threads_key = keys.threads;
+  const std::string threads_fallback = keys.threads_fallback;
+  if (auto violation = check_thread_rules(workload, limits)) return violation;
   if (limits.max_threads_per_block != 0 && f.threads > limits.max_threads_per_block) {
     return Violation{threads_key,
                      fmt::format("one block has {} threads but a core runs at most {} "
@@ -109,20 +92,12 @@ std::optional<Violation> check_threads(const HardwareParams& hw, const WorkloadS
                      threads_fallback};
   }
   if (f.spilled_registers_per_thread == 0) return std::nullopt;
-  if (gemm && gemm->spill == SpillPolicy::local) return std::nullopt;
-  std::string need = fmt::format("a thread needs {} registers", f.registers_per_thread);
-  std::string fix = "set 'threads' higher or use smaller chunks";
-  std::string key = threads_key;
-  if (gemm) {
-    const ThreadRegisters r = thread_registers(*gemm);
-    if (r.given) {
-      key = "workload.registers_per_thread";
-    } else {
-      need += fmt::format(" ({} accumulators + {} operand fragments + {} overhead)", r.accumulators,
-                          r.fragments, r.overhead);
-    }
-    fix = "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";
-  }
+  const ThreadRegistersNote note = thread_registers_note(workload);
+  if (note.spills) return std::nullopt;
+  const std::string need =
+      fmt::format("a thread needs {} registers{}", f.registers_per_thread, note.breakdown);
+  const std::string fix = note.limit_fix;
+  const std::string key = note.limit_key ? note.limit_key : threads_key;
   return Violation{
       key,
       fmt::format("{} but a thread may hold {} (hardware.cores.registers.max_per_thread)", need,
@@ -169,11 +144,9 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   const YAML::Mark mark = workload.yaml().Mark();
   config.workload_location = SourceLocation{workload_path, mark.is_null() ? 0 : mark.line + 1,
                                             mark.is_null() ? 0 : mark.column + 1};
-  if (auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    scan_memory_trace(workload, *trace, config.hardware);  // no FLOPs: no data type to check
-  } else if (auto violation = check_data_type(config.hardware, config.workload)) {
+  check_workload_inputs([&] { return workload; }, config.workload, config.hardware);
+  if (auto violation = check_data_type(config.hardware, config.workload))
     fail_at(workload, *violation);
-  }
   config.analysis = analyze_on(config.hardware, config.workload);
   const Footprint& footprint = config.analysis.footprint;
   if (auto violation = check_threads(config.hardware, config.workload, footprint))

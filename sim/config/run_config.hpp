@@ -35,7 +35,8 @@ Roof roof_of(const HardwareParams& hardware, DataType type);
 // The steps of load_config on typed values, for callers that set values without YAML (sweeps).
 // Each rule returns what it finds broken; load_config reports it at the key's position.
 
-/// The machine lists a throughput for the workload's data type.
+/// The machine lists a throughput for the workload's data type (a workload replayed by trace
+/// players has no FLOPs: it needs none).
 std::optional<Violation> check_data_type(const HardwareParams& hardware,
                                          const WorkloadSpec& workload);
 /// The analytical model of the workload on the machine (check_rules and check_data_type hold).

@@ -4,10 +4,21 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 #include "sim/config/memory_trace_config.hpp"
 
 namespace ridgeline {
+
+template <>
+struct WorkloadParser<GemmSpec> : ReadsNoFiles {
+  static GemmSpec parse(const ConfigNode& workload);
+};
+template <>
+struct WorkloadParser<VectorAddSpec> : ReadsNoFiles {
+  static VectorAddSpec parse(const ConfigNode& workload);
+};
 
 namespace {
 
@@ -67,7 +78,9 @@ void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
   }
 }
 
-GemmSpec parse_gemm(const ConfigNode& w) {
+}  // namespace
+
+GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
   GemmSpec spec;
   spec.m = dimension(w.required("m"));
   spec.n = dimension(w.required("n"));
@@ -119,7 +132,7 @@ GemmSpec parse_gemm(const ConfigNode& w) {
   return spec;
 }
 
-VectorAddSpec parse_vector_add(const ConfigNode& w) {
+VectorAddSpec WorkloadParser<VectorAddSpec>::parse(const ConfigNode& w) {
   VectorAddSpec spec;
   const ConfigNode length = w.required("length");
   spec.length = length.positive_count();
@@ -161,15 +174,18 @@ VectorAddSpec parse_vector_add(const ConfigNode& w) {
   return spec;
 }
 
-}  // namespace
-
 WorkloadSpec parse_workload_fields(const ConfigNode& w) {
-  const std::string kind = w.required("kind").choice({"gemm", "vector_add", "memory_trace"});
-  WorkloadSpec spec = kind == "gemm"           ? WorkloadSpec{parse_gemm(w)}
-                      : kind == "memory_trace" ? WorkloadSpec{parse_memory_trace(w)}
-                                               : WorkloadSpec{parse_vector_add(w)};
+  std::vector<std::string_view> names;
+  for_each_workload_kind(
+      [&](auto kind) { names.push_back(KindOf<typename decltype(kind)::type>::name); });
+  const std::string name = w.required("kind").choice(names);
+  std::optional<WorkloadSpec> spec;
+  for_each_workload_kind([&](auto kind) {
+    using Spec = typename decltype(kind)::type;
+    if (name == KindOf<Spec>::name) spec = WorkloadParser<Spec>::parse(w);
+  });
   w.reject_unknown_keys();
-  return spec;
+  return *spec;  // set: `kind` is one of the kinds' names
 }
 
 WorkloadSpec parse_workload(const ConfigNode& w) {
@@ -177,6 +193,21 @@ WorkloadSpec parse_workload(const ConfigNode& w) {
   if (auto violation = check_rules(spec))
     w.find(violation->key_path).fail(violation->rule, violation->fix);
   return spec;
+}
+
+void check_workload_inputs(const std::function<ConfigNode()>& document, WorkloadSpec& spec,
+                           const HardwareParams& hardware) {
+  std::visit(
+      [&](auto& s) {
+        WorkloadParser<std::decay_t<decltype(s)>>::check_inputs(document, s, hardware);
+      },
+      spec);
+}
+
+std::vector<WorkloadInputFile> workload_input_files(const WorkloadSpec& spec) {
+  return std::visit(
+      [](const auto& s) { return WorkloadParser<std::decay_t<decltype(s)>>::input_files(s); },
+      spec);
 }
 
 }  // namespace ridgeline

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/report/levels.hpp"
 #include "sim/config/quantity.hpp"
+#include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
 
 namespace ridgeline {
@@ -270,13 +270,7 @@ std::string analytical_compute_text(const RunConfig& config) {
   std::string out =
       fmt::format("  threads: {} per block ({} of {}), {} registers per thread", f.threads,
                   plural(f.warps, "warp"), limits.warp_size, f.registers_per_thread);
-  if (const auto* gemm = std::get_if<GemmSpec>(&config.workload)) {
-    const ThreadRegisters r = thread_registers(*gemm);
-    if (!r.given) {
-      out += fmt::format(" ({} accumulators + {} operand fragments + {} overhead)", r.accumulators,
-                         r.fragments, r.overhead);
-    }
-  }
+  out += thread_registers_note(config.workload).breakdown;
   if (f.spilled_registers_per_thread > 0) {
     out += fmt::format(", {} above the limit of {} spilled to local memory",
                        f.spilled_registers_per_thread, limits.max_registers_per_thread);

@@ -23,13 +23,6 @@ Latency latency_of(const LatencyHistogram& h) {
 
 }  // namespace
 
-Json memory_trace_workload_json(const MemoryTraceSpec& spec) {
-  // dtype: a trace has no FLOPs; the report shows the machine's peak for this type beside it.
-  return Json{
-      {"kind", "memory_trace"}, {"path", spec.path},     {"access_bytes", spec.access_bytes},
-      {"loads", spec.loads},    {"stores", spec.stores}, {"dtype", name_of(spec.dtype)}};
-}
-
 Json memory_trace_json(const RunConfig& config, const SimulationResult& r) {
   const TracePlayerStats& t = *r.trace;
   const std::uint64_t bytes = t.read_bytes + t.write_bytes;

@@ -9,8 +9,6 @@
 
 namespace ridgeline {
 
-/// The resolved memory_trace workload, for the report's `workload`.
-Json memory_trace_workload_json(const MemoryTraceSpec& spec);
 /// simulated.trace: accesses, bytes, achieved bandwidth, latency mean and percentiles.
 Json memory_trace_json(const RunConfig& config, const SimulationResult& result);
 std::string memory_trace_text(const RunConfig& config, const SimulationResult& result);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/config/quantity.hpp"
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
-#include "sim/config/quantity.hpp"
 
 namespace ridgeline {
 
@@ -112,34 +112,32 @@ void add_simulated_l2(Json& simulated, const SimulationResult& r) {
       {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
 }
 
+// The kind's fields, dotted names nested into objects ("tile.m" -> {"tile": {"m": ...}}).
+class WorkloadJsonFields {
+ public:
+  explicit WorkloadJsonFields(Json& workload) : workload_(workload) {}
+  void integer(std::string_view name, std::uint64_t value) { leaf(name) = value; }
+  void text(std::string_view name, std::string_view value) { leaf(name) = value; }
+
+ private:
+  Json& leaf(std::string_view dotted) {
+    Json* node = &workload_;
+    for (std::size_t dot; (dot = dotted.find('.')) != std::string_view::npos;) {
+      node = &(*node)[std::string(dotted.substr(0, dot))];
+      dotted.remove_prefix(dot + 1);
+    }
+    return (*node)[std::string(dotted)];
+  }
+
+  Json& workload_;
+};
+
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
   w["label"] = short_label(spec);
-  if (const auto* g = std::get_if<GemmSpec>(&spec)) {
-    w["kind"] = "gemm";
-    w["m"] = g->m;
-    w["n"] = g->n;
-    w["k"] = g->k;
-    w["dtype"] = name_of(g->dtype);
-    w["accumulator"] = name_of(g->accumulator);
-    w["strategy"] = name_of(g->strategy);
-    w["tile"] = {{"m", g->tile.m}, {"n", g->tile.n}, {"k", g->tile.k}};
-    w["stages"] = g->stages;
-    w["register_tile"] = {{"m", g->register_tile.m}, {"n", g->register_tile.n}};
-    if (g->warp_tile) w["warp_tile"] = {{"m", g->warp_tile->m}, {"n", g->warp_tile->n}};
-    w["block_order"] = {{"kind", name_of(g->block_order.kind)}, {"group", g->block_order.group}};
-  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&spec)) {
-    w.update(memory_trace_workload_json(*t));
-  } else {
-    const auto& v = std::get<VectorAddSpec>(spec);
-    w["kind"] = "vector_add";
-    w["length"] = v.length;
-    w["dtype"] = name_of(v.dtype);
-    w["block_elements"] = v.block_elements;
-    w["chunk_elements"] = v.chunk_elements;
-    w["stages"] = v.stages;
-  }
+  WorkloadJsonFields fields(w);
+  visit_fields(spec, fields);
   return w;
 }
 
@@ -375,7 +373,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
        milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
-  if (std::holds_alternative<MemoryTraceSpec>(config.workload)) {  // no blocks, no FLOPs
+  if (runs_on(config.workload) == Runner::trace_players) {  // no blocks, no FLOPs
     if (simulated) {
       line("");
       out += memory_trace_text(config, *simulated);

@@ -175,13 +175,17 @@ void check_simulated_time_fits(const RunConfig& config, u128 bound_ps) {
 }
 
 void check_simulated_time_fits(const RunConfig& config) {
-  if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    check_simulated_time_fits(config, simulated_time_bound_ps(config, *trace));
-  } else {
-    check_simulated_time_fits(
-        config,
-        simulated_time_bound_ps(config, build_kernel(config.workload, config.hardware.threads)));
-  }
+  const u128 bound_ps = std::visit(
+      [&](const auto& spec) {
+        using Kind = KindOf<decltype(spec)>;
+        if constexpr (Kind::runs_on == Runner::trace_players) {
+          return simulated_time_bound_ps(config, spec);
+        } else {
+          return simulated_time_bound_ps(config, Kind::build_kernel(spec, config.hardware.threads));
+        }
+      },
+      config.workload);
+  check_simulated_time_fits(config, bound_ps);
 }
 
 }  // namespace ridgeline

@@ -82,14 +82,9 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
   return result;
 }
 
-}  // namespace
-
-SimulationResult simulate(const RunConfig& config, const WaveformOptions& traces,
-                          ActivityObserver* also) {
-  if (const auto* trace = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    return simulate_trace(config, *trace, traces, also);
-  }
-  const Kernel kernel = build_kernel(config.workload, config.hardware.threads);
+// Blocks of a kernel on the cores: the time is the last core's finish.
+SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
+                                 const WaveformOptions& traces, ActivityObserver* also) {
   check_simulated_time_fits(config, simulated_time_bound_ps(config, kernel));
   Accelerator accelerator("top", config.hardware, kernel);
   run_traced(accelerator, config, traces, also);
@@ -127,6 +122,23 @@ SimulationResult simulate(const RunConfig& config, const WaveformOptions& traces
     return {};
   });
   return result;
+}
+
+}  // namespace
+
+SimulationResult simulate(const RunConfig& config, const WaveformOptions& traces,
+                          ActivityObserver* also) {
+  return std::visit(
+      [&](const auto& spec) {
+        if constexpr (KindOf<decltype(spec)>::runs_on == Runner::trace_players) {
+          return simulate_trace(config, spec, traces, also);
+        } else {
+          return simulate_kernel(
+              config, KindOf<decltype(spec)>::build_kernel(spec, config.hardware.threads), traces,
+              also);
+        }
+      },
+      config.workload);
 }
 
 }  // namespace ridgeline

@@ -17,10 +17,13 @@ class Cells {
   Cells(ColumnTable& columns, std::vector<ShapeCache::Named>& ids, Row& row)
       : columns_(columns), ids_(ids), row_(row) {}
 
-  Cell& operator()(const char* name) {
-    if (position_ == ids_.size()) ids_.push_back({nullptr, 0});
+  Cell& operator()(const char* name) { return named("", name); }
+  /// The cell `prefix` + `name`, both literals: composed only where they differ from last time's.
+  Cell& named(const char* prefix, const char* name) {
+    if (position_ == ids_.size()) ids_.push_back({nullptr, nullptr, 0});
     ShapeCache::Named& named = ids_[position_++];
-    if (named.name != name) named = {name, columns_.intern(name)};
+    if (named.prefix != prefix || named.name != name)
+      named = {prefix, name, columns_.intern(std::string(prefix) + name)};
     return row_.add(named.id);
   }
   void integer(const char* name, std::uint64_t value) { (*this)(name).set_integer(value); }
@@ -32,6 +35,22 @@ class Cells {
   std::vector<ShapeCache::Named>& ids_;
   Row& row_;
   std::size_t position_ = 0;
+};
+
+// A kind's fields (visit_fields), as the cells workload.<name>.
+class WorkloadCells {
+ public:
+  explicit WorkloadCells(Cells& cells) : cells_(cells) {}
+  void integer(const char* name, std::uint64_t value) {
+    cells_.named(kPrefix, name).set_integer(value);
+  }
+  void text(const char* name, std::string_view value) {
+    cells_.named(kPrefix, name).set_text(value);
+  }
+
+ private:
+  static constexpr const char* kPrefix = "workload.";
+  Cells& cells_;
 };
 
 // The names of a level's leaves (analytical.levels.<name>.<key>), as literals.
@@ -79,7 +98,7 @@ void ShapeCache::refresh(const WorkloadSpec& spec) {
 }
 
 // The same leaves, names and order as report_json before a simulation: hardware_json and
-// workload_json (report.cpp, memory_trace_workload_json in memory_report.cpp), analytical_json,
+// workload_json (report.cpp; the kind's fields through the same visit_fields), analytical_json,
 // then what add_hardware_compute and add_analytical_compute (compute_report.cpp) append.
 void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCache& cache,
                           Row& row) {
@@ -121,42 +140,8 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
 
   c.text("workload.description", cache.description(config.workload));
   c.text("workload.label", cache.label(config.workload));
-  if (const auto* g = std::get_if<GemmSpec>(&config.workload)) {
-    c.text("workload.kind", "gemm");
-    c.integer("workload.m", g->m);
-    c.integer("workload.n", g->n);
-    c.integer("workload.k", g->k);
-    c.text("workload.dtype", name_of(g->dtype));
-    c.text("workload.accumulator", name_of(g->accumulator));
-    c.text("workload.strategy", name_of(g->strategy));
-    c.integer("workload.tile.m", g->tile.m);
-    c.integer("workload.tile.n", g->tile.n);
-    c.integer("workload.tile.k", g->tile.k);
-    c.integer("workload.stages", g->stages);
-    c.integer("workload.register_tile.m", g->register_tile.m);
-    c.integer("workload.register_tile.n", g->register_tile.n);
-    if (g->warp_tile) {
-      c.integer("workload.warp_tile.m", g->warp_tile->m);
-      c.integer("workload.warp_tile.n", g->warp_tile->n);
-    }
-    c.text("workload.block_order.kind", name_of(g->block_order.kind));
-    c.integer("workload.block_order.group", g->block_order.group);
-  } else if (const auto* t = std::get_if<MemoryTraceSpec>(&config.workload)) {
-    c.text("workload.kind", "memory_trace");
-    c.text("workload.path", t->path);
-    c.integer("workload.access_bytes", t->access_bytes);
-    c.integer("workload.loads", t->loads);
-    c.integer("workload.stores", t->stores);
-    c.text("workload.dtype", name_of(t->dtype));
-  } else {
-    const auto& v = std::get<VectorAddSpec>(config.workload);
-    c.text("workload.kind", "vector_add");
-    c.integer("workload.length", v.length);
-    c.text("workload.dtype", name_of(v.dtype));
-    c.integer("workload.block_elements", v.block_elements);
-    c.integer("workload.chunk_elements", v.chunk_elements);
-    c.integer("workload.stages", v.stages);
-  }
+  WorkloadCells fields(c);
+  visit_fields(config.workload, fields);
 
   c.integer("analytical.flops", a.flops);
   c.integer("analytical.hbm_bytes", a.hbm_bytes());

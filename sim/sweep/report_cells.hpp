@@ -24,7 +24,8 @@ namespace ridgeline {
 class ShapeCache {
  public:
   struct Named {
-    const char* name;  // a literal: compared by address
+    const char* prefix;  // literals: compared by address
+    const char* name;
     ColumnId id;
   };
   std::vector<Named>& ids() { return ids_; }

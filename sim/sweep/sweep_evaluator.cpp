@@ -2,15 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <iostream>
 #include <type_traits>
 
 #include "sim/config/hardware_config.hpp"
-#include "sim/config/memory_trace_config.hpp"
+#include "sim/config/workload_config.hpp"
 #include "sim/report/report.hpp"
 #include "sim/sweep/sweep_fields.hpp"
-#include "sim/config/workload_config.hpp"
 
 namespace ridgeline {
 
@@ -265,7 +263,7 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
       // and workload would report (a detailed DRAM, a trace's players).
       SimulationResult nothing;
       if (config.hardware.hbm.dram) nothing.dram.emplace();
-      if (std::holds_alternative<MemoryTraceSpec>(config.workload)) nothing.trace.emplace();
+      if (runs_on(config.workload) == Runner::trace_players) nothing.trace.emplace();
       for_each_leaf(report_json(config, simulated ? &nothing : nullptr),
                     [&](const std::string& path, const Json&) {
                       if (path.rfind("config.", 0) != 0) names.insert(path);
@@ -482,17 +480,16 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
   };
   if (!resolve(config_.hardware) || !resolve(config_.workload)) return fail(failure_);
   if (auto violation = check_rules(config_.workload)) return fail(located(*violation));
-  if (auto* trace = std::get_if<MemoryTraceSpec>(&config_.workload)) {
-    // A trace's loads and stores are counted, and its addresses checked against this machine,
-    // by reading it: every point, since the machine may change (slow, but as `run` does it).
-    try {
-      scan_memory_trace(workload_document(), *trace, config_.hardware);
-    } catch (const ConfigError& error) {
-      return fail(error.what());
-    }
-  } else if (auto violation = check_data_type(config_.hardware, config_.workload)) {
-    return fail(located(*violation));
+  // The files a workload names (a trace's loads and stores are counted, its addresses checked
+  // against this machine) are read every point, since the machine may change (slow, but as `run`
+  // does it).
+  try {
+    check_workload_inputs([&] { return workload_document(); }, config_.workload, config_.hardware);
+  } catch (const ConfigError& error) {
+    return fail(error.what());
   }
+  if (auto violation = check_data_type(config_.hardware, config_.workload))
+    return fail(located(*violation));
   config_.analysis = analyze_on(config_.hardware, config_.workload);
   config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
   add_report_cells(row);
@@ -545,12 +542,10 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
           ? config_.workload
           : parse_workload_fields(
                 load_document_text(workload.file, workload.text, "workload", {}, workload_values));
-  if (const auto* trace = std::get_if<MemoryTraceSpec>(&spec)) {
-    // The trace as this point found it, from wherever the child runs.
-    workload_values.push_back(
-        PlacedValue{"workload.path",
-                    YAML::Node(std::filesystem::absolute(trace->path).lexically_normal().string()),
-                    SourceLocation{workload.file, 0, 0}});
+  // The files as this point found them, from wherever the child runs.
+  for (const WorkloadInputFile& file : workload_input_files(spec)) {
+    workload_values.push_back(PlacedValue{file.key_path, YAML::Node(file.absolute_path),
+                                          SourceLocation{workload.file, 0, 0}});
   }
   // From the parsed files (cloned: placing values changes the tree), not their text: the
   // points' values were all read already, so nothing is left to report where.

@@ -1,28 +1,23 @@
 #include "sim/sweep/sweep_fields.hpp"
 
 #include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
 
 namespace ridgeline {
 
 namespace {
 
-// One line a key: the path and the member it fills (the parser in hardware_config.cpp and
-// workload_config.cpp decides the value; this only copies it).
+// One line a key: the path and the member it fills (the parser in hardware_config.cpp decides
+// the value; this only copies it). The workload's keys are each kind's visit_sweepable_fields.
 #define RIDGELINE_HARDWARE_FIELD(path, member)                                                     \
   FieldSetter {                                                                                    \
     path, [](HardwareParams& to, const HardwareParams& from) { to.member = from.member; }, nullptr \
   }
-#define RIDGELINE_GEMM_FIELD(path, member)                          \
-  FieldSetter {                                                     \
-    path, nullptr, [](WorkloadSpec& to, const WorkloadSpec& from) { \
-      auto* gemm = std::get_if<GemmSpec>(&to);                      \
-      if (gemm == nullptr) return false;                            \
-      gemm->member = std::get<GemmSpec>(from).member;               \
-      return true;                                                  \
-    }                                                               \
-  }
-
-const std::array kSetters = {
+const std::array kHardwareSetters = {
     RIDGELINE_HARDWARE_FIELD("hardware.clock", core_clock),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.count", cores),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.max_resident_blocks", core.max_resident_blocks),
@@ -54,34 +49,82 @@ const std::array kSetters = {
     RIDGELINE_HARDWARE_FIELD("hardware.hbm.max_bytes_in_flight_per_core", core.max_bytes_in_flight),
     RIDGELINE_HARDWARE_FIELD("hardware.hbm.max_requests_in_flight_per_core",
                              core.max_requests_in_flight),
-    RIDGELINE_GEMM_FIELD("workload.m", m),
-    RIDGELINE_GEMM_FIELD("workload.n", n),
-    RIDGELINE_GEMM_FIELD("workload.k", k),
-    RIDGELINE_GEMM_FIELD("workload.accumulator", accumulator),
-    RIDGELINE_GEMM_FIELD("workload.tile", tile),
-    RIDGELINE_GEMM_FIELD("workload.tile.m", tile.m),
-    RIDGELINE_GEMM_FIELD("workload.tile.n", tile.n),
-    RIDGELINE_GEMM_FIELD("workload.tile.k", tile.k),
-    RIDGELINE_GEMM_FIELD("workload.stages", stages),
-    RIDGELINE_GEMM_FIELD("workload.register_tile", register_tile),
-    RIDGELINE_GEMM_FIELD("workload.register_tile.m", register_tile.m),
-    RIDGELINE_GEMM_FIELD("workload.register_tile.n", register_tile.n),
 };
 
 #undef RIDGELINE_HARDWARE_FIELD
-#undef RIDGELINE_GEMM_FIELD
+
+// The member a chain of member pointers reaches: member_at(spec, &GemmSpec::tile, &TileShape::m).
+template <class Object, class Member, class Class, class... Rest>
+auto& member_at(Object& object, Member Class::*first, Rest... rest) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return object.*first;
+  } else {
+    return member_at(object.*first, rest...);
+  }
+}
+
+// Per key path, the copy of each kind that lists it, at the kind's index in WorkloadSpec.
+using WorkloadCopies = std::map<std::string, std::vector<FieldSetter::WorkloadCopy>>;
+
+// Collects one kind's visit_sweepable_fields under "workload.<name>": kinds may list the same
+// key, each for a field of its own.
+template <class Spec>
+class SweepableFields {
+ public:
+  explicit SweepableFields(WorkloadCopies& copies) : copies_(copies) {}
+
+  template <class... Members>
+  void operator()(const char* name, Members... members) {
+    std::vector<FieldSetter::WorkloadCopy>& by_kind = copies_["workload." + std::string(name)];
+    by_kind.resize(std::variant_size_v<WorkloadSpec>);
+    by_kind[WorkloadSpec(std::in_place_type<Spec>).index()] =
+        [members...](WorkloadSpec& to, const WorkloadSpec& from) {
+          member_at(std::get<Spec>(to), members...) = member_at(std::get<Spec>(from), members...);
+        };
+  }
+
+ private:
+  WorkloadCopies& copies_;
+};
+
+std::vector<FieldSetter> all_setters() {
+  std::vector<FieldSetter> setters(kHardwareSetters.begin(), kHardwareSetters.end());
+  WorkloadCopies copies;
+  for_each_workload_kind([&](auto kind) {
+    using Spec = typename decltype(kind)::type;
+    SweepableFields<Spec> fields(copies);
+    KindOf<Spec>::visit_sweepable_fields(fields);
+  });
+  for (auto& [key_path, by_kind] : copies) {
+    FieldSetter setter;
+    setter.key_path = key_path;
+    setter.workload = [by_kind = std::move(by_kind)](WorkloadSpec& to, const WorkloadSpec& from) {
+      const FieldSetter::WorkloadCopy& copy = by_kind[to.index()];
+      if (!copy) return false;  // not a key of this kind
+      copy(to, from);
+      return true;
+    };
+    setters.push_back(std::move(setter));
+  }
+  return setters;
+}
+
+const std::vector<FieldSetter>& setters() {
+  static const std::vector<FieldSetter> table = all_setters();
+  return table;
+}
 
 }  // namespace
 
 const FieldSetter* find_field_setter(std::string_view key_path) {
-  for (const FieldSetter& setter : kSetters)
+  for (const FieldSetter& setter : setters())
     if (setter.key_path == key_path) return &setter;
   return nullptr;
 }
 
 std::vector<std::string_view> field_setter_keys() {
   std::vector<std::string_view> keys;
-  for (const FieldSetter& setter : kSetters) keys.push_back(setter.key_path);
+  for (const FieldSetter& setter : setters()) keys.push_back(setter.key_path);
   return keys;
 }
 

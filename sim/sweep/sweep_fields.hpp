@@ -10,6 +10,8 @@
 // sweeps correctly: the point's document is read whole, only slower.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,12 +21,15 @@
 namespace ridgeline {
 
 struct FieldSetter {
-  std::string_view key_path;
+  /// Copies one kind's field(s); `to` and `from` hold that kind.
+  using WorkloadCopy = std::function<void(WorkloadSpec& to, const WorkloadSpec& from)>;
+
+  std::string key_path;
   /// Exactly one of the two is set, by the key's root.
   void (*hardware)(HardwareParams& to, const HardwareParams& from) = nullptr;
   /// False, changing nothing, when the key is not one of `to`'s kind (vector_add's stages are
   /// not gemm's). `from` holds the same kind as `to`.
-  bool (*workload)(WorkloadSpec& to, const WorkloadSpec& from) = nullptr;
+  std::function<bool(WorkloadSpec& to, const WorkloadSpec& from)> workload;
 };
 
 /// The setter for `key_path`, or null when the key is not listed.
