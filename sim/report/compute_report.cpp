@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/report/levels.hpp"
 #include "sim/config/quantity.hpp"
+#include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
 
 namespace ridgeline {
@@ -70,12 +70,14 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   const CoreStats& c = f.cores;
   Limiter l;
   const double time_s = r.time.seconds();
-  // With an L2 the note's roof (from its Q, no reuse across output tiles) bounds nothing: HBM
-  // carries less. The roof is then the lowest of P and each level's roof at its simulated I.
+  // With a shared level (an L2) the note's roof (from its Q, no reuse across output tiles) bounds
+  // nothing: HBM carries less. The roof is then the lowest of P and each level's roof at its
+  // simulated I.
   const Roofline& roofline = config.analysis.roofline;
   double roof_flop_per_s = roofline.roof_flop_per_s;
   std::string roof_cause = roofline.bound == Bound::compute ? "compute" : "hbm_bandwidth";
-  if (r.l2) {
+  const bool has_shared_levels = !r.levels.empty();
+  if (has_shared_levels) {
     const Levels levels = simulated_levels(config, r);
     roof_flop_per_s = levels.peak_flop_per_s;
     roof_cause = "compute";
@@ -108,7 +110,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
-  if (l.percent_of_roof >= 100 * kAtRoofFraction && r.l2) {
+  if (l.percent_of_roof >= 100 * kAtRoofFraction && has_shared_levels) {
     l.cause = roof_cause;
     l.summary = fmt::format(
         "at the roof: {:.1f} % of {}, the lowest of P and the memory levels' roofs at the "

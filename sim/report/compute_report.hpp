@@ -19,8 +19,9 @@ inline constexpr double kAtRoofFraction = 0.9;
 /// Where the compute units' time went beyond the FLOPs themselves, by cause, in core-seconds
 /// (summed over cores), and the cause that cost the most.
 struct Limiter {
-  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with an L2
-  /// also "l2_bandwidth" or "sram_bandwidth", the level whose roof at its simulated I is lowest),
+  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with a shared
+  /// level also "<level>_bandwidth" such as "l2_bandwidth", or "sram_bandwidth": the level whose
+  /// roof at its simulated I is lowest),
   /// else the largest of: "synchronisation", "register_spill", "low_occupancy", "input_supply",
   /// "tail".
   std::string cause;

@@ -57,9 +57,11 @@ Levels analytical_levels(const RunConfig& config) {
   Levels l;
   l.peak_flop_per_s = a.roof.peak_flop_per_s;
   add_if_any(l.levels, level("hbm", a.flops, a.hbm_bytes(), a.roof.hbm_bytes_per_s));
-  if (hw.l2) {
-    add_if_any(l.levels, level("l2", a.flops, a.hbm_bytes(),
-                               static_cast<double>(hw.l2->bandwidth.bytes_per_second)));
+  // The shared levels, outermost first: walking inwards from HBM.
+  const std::vector<HardwareParams::SharedLevel> shared = hw.shared_levels();
+  for (auto it = shared.rbegin(); it != shared.rend(); ++it) {
+    add_if_any(l.levels, level(it->name, a.flops, a.hbm_bytes(),
+                               static_cast<double>(it->port_bandwidth.bytes_per_second)));
   }
   const std::uint64_t sram = a.sram_read_bytes + a.sram_write_bytes;
   if (sram > 0) {
@@ -82,11 +84,12 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
   LevelFigures hbm = level("hbm", flops, r.hbm_bytes(), hw.hbm_bytes_per_s());
   if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * r.hbm_units);
   add_if_any(l.levels, std::move(hbm));
-  if (hw.l2 && r.l2) {
-    LevelFigures l2 = level("l2", flops, r.l2->read_bytes + r.l2->write_bytes,
-                            static_cast<double>(hw.l2->bandwidth.bytes_per_second));
-    if (time_s > 0) l2.busy_fraction = r.l2->port_busy.seconds() / time_s;
-    add_if_any(l.levels, std::move(l2));
+  // The shared levels, outermost first: walking inwards from HBM.
+  for (auto it = r.levels.rbegin(); it != r.levels.rend(); ++it) {
+    LevelFigures shared = level(it->name, flops, it->traffic.requested_bytes,
+                                static_cast<double>(it->port_bandwidth.bytes_per_second));
+    if (time_s > 0) shared.busy_fraction = it->traffic.port_busy.seconds() / time_s;
+    add_if_any(l.levels, std::move(shared));
   }
   const SramStats sram = r.sram_total();
   if (sram.read_bytes + sram.write_bytes > 0) {

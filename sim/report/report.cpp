@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
+#include "sim/config/quantity.hpp"
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
-#include "sim/config/quantity.hpp"
 
 namespace ridgeline {
 
@@ -68,6 +69,19 @@ Json stats_json(const Stats& stats) {
   return json;
 }
 
+// A shared level's counters, as its visit() named them during the run.
+Json counters_json(const LevelResult& level) {
+  Json json = Json::object();
+  for (const auto& [name, value] : level.counters) json[name] = value;
+  return json;
+}
+
+// "L2" for the level "l2": how the text report names a level in prose.
+std::string upper_case(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
 // levels: [{name: "hbm", ...}, {name: "l2", ...}, {name: "sram", ...}] from HBM inwards, and the
 // level (or compute) that binds.
 void add_levels(Json& json, const Levels& l) {
@@ -86,7 +100,7 @@ void add_levels(Json& json, const Levels& l) {
   json["binding_level"] = l.binding;
 }
 
-// The L2's parameters, when the hardware has one.
+// The L2's parameters, when the hardware has one (its config section's figures).
 void add_hardware_l2(Json& hardware, const RunConfig& config) {
   if (!config.hardware.l2) return;
   const L2CacheParams& l2 = *config.hardware.l2;
@@ -99,17 +113,20 @@ void add_hardware_l2(Json& hardware, const RunConfig& config) {
                     {"set_index", name_of(l2.set_index)}};
 }
 
-// What the L2 did, in short: lines served without a new HBM fetch, bytes asked, bytes to HBM.
-void add_simulated_l2(Json& simulated, const SimulationResult& r) {
-  if (!r.l2) return;
-  const L2CacheStats& l2 = *r.l2;
-  const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
-  simulated["l2"] = {
-      {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
-                                   static_cast<double>(looked_up)
-                             : 0.0},
-      {"requested_bytes", l2.read_bytes + l2.write_bytes},
-      {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+// What each cache level did, in short: lines served without a new fetch from below, bytes asked,
+// bytes to the level below (HBM), under the level's name.
+void add_simulated_caches(Json& simulated, const SimulationResult& r) {
+  for (const LevelResult& level : r.levels) {
+    if (!level.cache) continue;
+    const L2CacheStats& cache = level.cache->stats;
+    const std::uint64_t looked_up = cache.hit_lines + cache.pending_hit_lines + cache.miss_lines;
+    simulated[level.name] = {
+        {"hit_rate", looked_up ? static_cast<double>(cache.hit_lines + cache.pending_hit_lines) /
+                                     static_cast<double>(looked_up)
+                               : 0.0},
+        {"requested_bytes", level.traffic.requested_bytes},
+        {"hbm_bytes", level.traffic.below_bytes}};
+  }
 }
 
 Json workload_json(const WorkloadSpec& spec) {
@@ -227,6 +244,30 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
 
 namespace {
 
+// What a cache level did: its line look-ups, and what it sent to HBM against the note's Q.
+void add_cache_text(std::string& out, const RunConfig& config, const LevelResult& level) {
+  const L2CacheParams& params = level.cache->params;
+  const L2CacheStats& cache = level.cache->stats;
+  const std::uint64_t looked_up = cache.hit_lines + cache.pending_hit_lines + cache.miss_lines;
+  const auto share = [&](std::uint64_t lines) {
+    return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
+  };
+  out += fmt::format(
+      "  {} ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+      "flight, {} missed\n",
+      upper_case(level.name), format_bytes(params.capacity_bytes), params.line_bytes,
+      params.associativity, name_of(params.write_policy), with_commas(looked_up),
+      share(cache.hit_lines), share(cache.pending_hit_lines), share(cache.miss_lines));
+  out += fmt::format(
+      "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
+      "{} of the note's Q\n",
+      with_commas(level.traffic.below_bytes), with_commas(cache.fill_bytes),
+      with_commas(cache.writeback_bytes), with_commas(cache.write_through_bytes),
+      with_commas(cache.flush_bytes),
+      percent(static_cast<double>(level.traffic.below_bytes) /
+              static_cast<double>(config.analysis.hbm_bytes())));
+}
+
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
 void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
   const Levels analytical = analytical_levels(config);
@@ -263,32 +304,17 @@ void add_levels_text(std::string& out, const RunConfig& config, const Simulation
   out +=
       fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
                   simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
-  const HardwareParams& hw = config.hardware;
-  if (hw.l2) {
-    out +=
-        "    analytical Q at HBM and L2 is the note's: no reuse across output tiles; the L2 "
-        "reuses tiles in the run\n";
+  for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
+    const std::string name = upper_case(level.name);
+    out += fmt::format(
+        "    analytical Q at HBM and {} is the note's: no reuse across output tiles; the {} "
+        "reuses tiles in the run\n",
+        name, name);
   }
-  if (r && r->l2) {
-    const L2CacheStats& l2 = *r->l2;
-    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
-    const auto share = [&](std::uint64_t lines) {
-      return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
-    };
-    out += fmt::format(
-        "  L2 ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
-        "flight, {} missed\n",
-        format_bytes(hw.l2->capacity_bytes), hw.l2->line_bytes, hw.l2->associativity,
-        name_of(hw.l2->write_policy), with_commas(looked_up), share(l2.hit_lines),
-        share(l2.pending_hit_lines), share(l2.miss_lines));
-    out += fmt::format(
-        "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
-        "{} of the note's Q\n",
-        with_commas(l2.hbm_read_bytes() + l2.hbm_write_bytes()), with_commas(l2.fill_bytes),
-        with_commas(l2.writeback_bytes), with_commas(l2.write_through_bytes),
-        with_commas(l2.flush_bytes),
-        percent(static_cast<double>(l2.hbm_read_bytes() + l2.hbm_write_bytes()) /
-                static_cast<double>(config.analysis.hbm_bytes())));
+  if (r) {
+    for (const LevelResult& level : r->levels) {
+      if (level.cache) add_cache_text(out, config, level);
+    }
   }
 }
 
@@ -313,7 +339,7 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
     } else {
       add_simulated_compute(report["simulated"], config, *simulated);
     }
-    add_simulated_l2(report["simulated"], *simulated);
+    add_simulated_caches(report["simulated"], *simulated);
     add_levels(report["simulated"], simulated_levels(config, *simulated));
     const Derived d = derive(config, *simulated);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
@@ -321,7 +347,9 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
                             {"cores", stats_json(d.cores)},
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
-    if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
+    for (const LevelResult& level : simulated->levels) {
+      report["components"][level.name] = counters_json(level);
+    }
     if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
     if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
   }

@@ -150,8 +150,8 @@ TEST(Spills, GoThroughTheL2LikeLocalMemory) {
       {"hardware.l2={capacity: 4MiB, line_size: 128B, associativity: 16, bandwidth: 1TB/s, "
        "hit_latency: 200ns}"});
   const Analysis& a = run.config.analysis;
-  ASSERT_TRUE(run.result.l2.has_value());
-  const L2CacheStats& l2 = *run.result.l2;
+  ASSERT_NE(run.result.cache_stats("l2"), nullptr);
+  const L2CacheStats& l2 = *run.result.cache_stats("l2");
   const CoreStats cores = run.result.core_total();
   EXPECT_EQ(cores.local_load_bytes, a.local_read_bytes);
   EXPECT_EQ(cores.local_store_bytes, a.local_write_bytes);

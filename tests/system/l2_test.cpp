@@ -7,11 +7,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/util/child_process.hpp"
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
+#include "sim/util/child_process.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -115,8 +115,8 @@ std::vector<std::string> with(std::vector<std::string> overrides, const std::str
 TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   const RunConfig config = seed_config(kT64, k2048T64, kL2);
   const SimulationResult r = simulate(config);
-  ASSERT_TRUE(r.l2.has_value());
-  const L2CacheStats& l2 = *r.l2;
+  ASSERT_NE(r.cache_stats("l2"), nullptr);
+  const L2CacheStats& l2 = *r.cache_stats("l2");
   const Analysis& a = config.analysis;
   const CoreStats cores = r.core_total();
 
@@ -168,12 +168,35 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
       << report_text(config, &r);
 }
 
+// The L2 is the one shared level of the chain: the result, the levels table and the JSON's
+// components each have one entry per level, in chain order between HBM and SRAM.
+TEST(L2System, TheLevelsTableHasOneEntryPerLevelOfTheChain) {
+  const RunConfig config = seed_config(kT64, k2048T64, kL2);
+  const SimulationResult r = simulate(config);
+  ASSERT_EQ(r.levels.size(), 1u);
+  EXPECT_EQ(r.levels[0].name, "l2");
+  EXPECT_EQ(r.levels[0].traffic.requested_bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(r.levels[0].traffic.below_bytes, r.hbm_bytes());
+  std::vector<std::string> names;
+  for (const LevelFigures& level : simulated_levels(config, r).levels) {
+    names.push_back(level.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"hbm", "l2", "sram"}));
+  names.clear();
+  for (const LevelFigures& level : analytical_levels(config).levels) names.push_back(level.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"hbm", "l2", "sram"}));
+  const Json report = report_json(config, &r);
+  EXPECT_EQ(report["components"]["l2"]["fill_bytes"].get<double>(),
+            static_cast<double>(r.cache_stats("l2")->fill_bytes));
+  EXPECT_EQ(report["components"]["l2"].size(), r.levels[0].counters.size());
+}
+
 // Without an L2 the block order changes nothing the note counts: HBM carries exactly its Q.
 TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
   const RunConfig config = seed_config(kT128, {kGrouped});
   EXPECT_FALSE(config.hardware.l2.has_value());
   const SimulationResult r = simulate(config);
-  EXPECT_FALSE(r.l2.has_value());
+  EXPECT_EQ(r.cache_stats("l2"), nullptr);
   EXPECT_EQ(r.hbm.read_bytes, config.analysis.hbm_read_bytes);
   EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.sram_total().read_bytes, config.analysis.sram_read_bytes);
@@ -190,11 +213,11 @@ TEST(L2System, WriteThroughSendsEveryStoreToHbm) {
   const RunConfig config =
       seed_config(kT64, with(k2048T64, "hardware.l2.write_policy=write_through"), kL2);
   const SimulationResult r = simulate(config);
-  ASSERT_TRUE(r.l2.has_value());
-  EXPECT_EQ(r.l2->write_through_bytes, config.analysis.hbm_write_bytes);
+  ASSERT_NE(r.cache_stats("l2"), nullptr);
+  EXPECT_EQ(r.cache_stats("l2")->write_through_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
-  EXPECT_EQ(r.l2->writeback_bytes + r.l2->flush_bytes, 0u);
-  EXPECT_EQ(r.hbm.read_bytes, r.l2->fill_bytes);
+  EXPECT_EQ(r.cache_stats("l2")->writeback_bytes + r.cache_stats("l2")->flush_bytes, 0u);
+  EXPECT_EQ(r.hbm.read_bytes, r.cache_stats("l2")->fill_bytes);
   EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);  // reads are cached as before
 }
 
