@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/report/run_figures.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -72,17 +74,17 @@ Levels analytical_levels(const RunConfig& config) {
   return l;
 }
 
-Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
+Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
+                        const RunFigures& figures) {
   const HardwareParams& hw = config.hardware;
-  const std::uint64_t flops = r.flops();
-  const double time_s = r.time.seconds();
-  const double core_time_s = time_s * hw.cores;
+  const std::uint64_t flops = figures.flops;
+  const double time_s = figures.time_s;
   Levels l;
   l.peak_flop_per_s = config.analysis.roof.peak_flop_per_s;
-  l.compute_busy_fraction = time_s > 0 ? r.compute_total().busy.seconds() / core_time_s : 0;
+  l.compute_busy_fraction = figures.compute_busy;
 
-  LevelFigures hbm = level("hbm", flops, r.hbm_bytes(), hw.hbm_bytes_per_s());
-  if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * r.hbm_units);
+  LevelFigures hbm = level("hbm", flops, figures.hbm_bytes, hw.hbm_bytes_per_s());
+  if (time_s > 0) hbm.busy_fraction = figures.hbm_busy;
   add_if_any(l.levels, std::move(hbm));
   // The shared levels, outermost first: walking inwards from HBM.
   for (auto it = r.levels.rbegin(); it != r.levels.rend(); ++it) {
@@ -91,11 +93,13 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
     if (time_s > 0) shared.busy_fraction = it->traffic.port_busy.seconds() / time_s;
     add_if_any(l.levels, std::move(shared));
   }
-  const SramStats sram = r.sram_total();
+  const SramStats& sram = figures.sram;
   if (sram.read_bytes + sram.write_bytes > 0) {
     LevelFigures s = level("sram", flops, sram.read_bytes + sram.write_bytes,
                            sram_bytes_per_s(hw, sram.read_bytes, sram.write_bytes));
-    if (time_s > 0) s.busy_fraction = max(sram.read_busy, sram.write_busy).seconds() / core_time_s;
+    if (time_s > 0) {
+      s.busy_fraction = max(sram.read_busy, sram.write_busy).seconds() / figures.core_time_s;
+    }
     l.levels.push_back(std::move(s));
   }
 

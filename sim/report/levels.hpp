@@ -32,11 +32,15 @@ struct Levels {
                         ///< busiest unit (simulated)
 };
 
+struct RunFigures;
+
 /// From the analytical model: HBM carries the note's Q (no reuse across output tiles), each
 /// shared level what the cores request (the same Q), SRAM what the workload's formulas say.
 Levels analytical_levels(const RunConfig& config);
 
-/// From what the simulation counted.
-Levels simulated_levels(const RunConfig& config, const SimulationResult& result);
+/// From what the simulation counted, with the busy fractions `figures` derived from it. The
+/// reports take them from run_figures(), which calls this once.
+Levels simulated_levels(const RunConfig& config, const SimulationResult& result,
+                        const RunFigures& figures);
 
 }  // namespace ridgeline

@@ -10,55 +10,11 @@
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
+#include "sim/report/run_figures.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// The figures the simulation adds beside the analytical ones, derived from counters.
-struct Derived {
-  double time_s = 0;
-  std::uint64_t flops = 0;
-  std::uint64_t hbm_bytes = 0;
-  double flop_per_s = 0;
-  double hbm_bytes_per_s = 0;
-  double intensity = 0;
-  double percent_of_roof = 0;
-  double hbm_busy = 0;      // fraction of channel-time transferring
-  double compute_busy = 0;  // fraction of core-time computing
-  double overlap_fraction = 0;
-  std::string bound;
-  CoreStats cores;
-  ComputeUnitStats compute;
-  SramStats sram;
-};
-
-Derived derive(const RunConfig& config, const SimulationResult& r) {
-  Derived d;
-  d.time_s = r.time.seconds();
-  d.cores = r.core_total();
-  d.compute = r.compute_total();
-  d.sram = r.sram_total();
-  d.flops = d.compute.flops;
-  d.hbm_bytes = r.hbm_bytes();
-  const double core_time = d.time_s * static_cast<double>(r.cores.size());
-  if (d.time_s > 0) {
-    d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
-    d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
-    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_units);
-    if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
-  }
-  d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
-  const double roof = config.analysis.roofline.roof_flop_per_s;
-  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
-  d.percent_of_roof =
-      roof > 0 ? 100.0 * d.flop_per_s / roof
-               : (d.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / d.time_s : 0);
-  const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
-  d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
-  d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
-  return d;
-}
 
 template <class Stats>
 Json stats_json(const Stats& stats) {
@@ -207,8 +163,7 @@ Json analytical_json(const RunConfig& config) {
                 {"limited_by", config.occupancy.limited_by}}}};
 }
 
-Json simulated_json(const RunConfig& config, const SimulationResult& r) {
-  const Derived d = derive(config, r);
+Json simulated_json(const SimulationResult& r, const RunFigures& d) {
   const CoreStats& c = d.cores;
   return Json{{"time_s", d.time_s},
               {"flops", d.flops},
@@ -219,7 +174,7 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
               {"sram_write_bytes", d.sram.write_bytes},
               {"achieved_flop_per_s", d.flop_per_s},
               {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
-              {"intensity_flop_per_byte", d.intensity},
+              {"intensity_flop_per_byte", d.intensity_flop_per_byte},
               {"percent_of_roof", d.percent_of_roof},
               {"bound", d.bound},
               {"hbm_busy_fraction", d.hbm_busy},
@@ -269,10 +224,10 @@ void add_cache_text(std::string& out, const RunConfig& config, const LevelResult
 }
 
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
-void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
+void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r,
+                     const RunFigures* figures) {
   const Levels analytical = analytical_levels(config);
-  std::optional<Levels> simulated;
-  if (r) simulated = simulated_levels(config, *r);
+  const Levels* simulated = figures ? &figures->levels : nullptr;
   auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
   out +=
       "\n  memory levels (hierarchical roofline: I = F / Q at each level, roof = bandwidth x I)\n";
@@ -333,15 +288,15 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   add_analytical_compute(report["analytical"], config);
   add_levels(report["analytical"], analytical_levels(config));
   if (simulated) {
-    report["simulated"] = simulated_json(config, *simulated);
+    const RunFigures d = run_figures(config, *simulated);
+    report["simulated"] = simulated_json(*simulated, d);
     if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
       report["simulated"]["trace"] = memory_trace_json(config, *simulated);
     } else {
-      add_simulated_compute(report["simulated"], config, *simulated);
+      add_simulated_compute(report["simulated"], config, *simulated, d);
     }
     add_simulated_caches(report["simulated"], *simulated);
-    add_levels(report["simulated"], simulated_levels(config, *simulated));
-    const Derived d = derive(config, *simulated);
+    add_levels(report["simulated"], d.levels);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
                             {"cores", stats_json(d.cores)},
@@ -373,8 +328,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        engineering(a.roof.hbm_bytes_per_s, "B/s"), r.ridge_flop_per_byte);
   line("");
 
-  std::optional<Derived> d;
-  if (simulated) d = derive(config, *simulated);
+  std::optional<RunFigures> d;
+  if (simulated) d = run_figures(config, *simulated);
   const char* row = "  {:<24}{:<26}{}";
   line(row, "", "analytical", d ? "simulated" : "");
   line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
@@ -383,7 +338,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
-       d ? fmt::format("{:.6f}", d->intensity) : "");
+       d ? fmt::format("{:.6f}", d->intensity_flop_per_byte) : "");
   line(row, "FLOP/s", engineering(r.roof_flop_per_s, "FLOP/s") + " (roof)",
        d ? engineering(d->flop_per_s, "FLOP/s") : "");
   line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
@@ -419,12 +374,11 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
-  add_levels_text(out, config, simulated);
+  add_levels_text(out, config, simulated, d ? &*d : nullptr);
 
   if (d) {
     const CoreStats& c = d->cores;
-    const double core_time = d->time_s * hw.cores;
-    auto share = [&](Time t) { return percent(t.seconds() / core_time); };
+    auto share = [&](Time t) { return percent(t.seconds() / d->core_time_s); };
     line("");
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
@@ -445,7 +399,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
-    out += simulated_compute_text(config, *simulated);
+    out += simulated_compute_text(config, *simulated, *d);
   }
   if (d && simulated->dram) out += dram_text(*simulated);
   return out;

@@ -5,6 +5,7 @@
 
 #include "sim/report/compute_report.hpp"
 #include "sim/report/html_report.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -43,7 +44,7 @@ void expect_occupancy(const std::vector<std::string>& overrides, const char* lim
   const CoreStats cores = run.result.core_total();
   EXPECT_EQ(cores.peak_resident_blocks, blocks);
   nlohmann::ordered_json simulated;
-  add_simulated_compute(simulated, run.config, run.result);
+  add_simulated_compute(simulated, run.config, run.result, run_figures(run.config, run.result));
   EXPECT_EQ(simulated["occupancy"]["limited_by"], limited_by);
   // The core was full for most of the run (it waits only for the first and last blocks).
   EXPECT_GT(simulated["occupancy"]["full_s"][limited_by].get<double>(),
@@ -220,7 +221,7 @@ void expect_limiter(const std::string& workload, const std::string& cause,
   const Simulated run = simulate_once(kQ4Machine, kQ4 + workload);
   const Roofline& r = run.config.analysis.roofline;
   EXPECT_GT(r.intensity_flop_per_byte, r.ridge_flop_per_byte);  // past the ridge
-  const Limiter l = find_limiter(run.config, run.result);
+  const Limiter l = find_limiter(run.config, run.result, run_figures(run.config, run.result));
   EXPECT_EQ(l.cause, cause) << l.summary;
   EXPECT_EQ(l.detail, detail);
   if (cause != "compute") {

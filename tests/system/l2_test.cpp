@@ -10,6 +10,7 @@
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
 #include "sim/util/child_process.hpp"
 #include "tests/test_support.hpp"
@@ -150,12 +151,12 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_GE(r.time.seconds(), a.roofline.t_compute_s);
   EXPECT_LE(r.time.seconds(), a.roofline.t_compute_s * 1.03);
 
-  const Levels simulated = simulated_levels(config, r);
+  const Levels simulated = run_figures(config, r).levels;
   EXPECT_EQ(level(simulated, "hbm").bytes, r.hbm_bytes());
   EXPECT_EQ(level(simulated, "l2").bytes, a.hbm_bytes());
   EXPECT_EQ(level(simulated, "sram").bytes, a.sram_read_bytes + a.sram_write_bytes);
   EXPECT_EQ(simulated.binding, "compute");
-  EXPECT_EQ(find_limiter(config, r).cause, "compute");
+  EXPECT_EQ(find_limiter(config, r, run_figures(config, r)).cause, "compute");
 
   // Faster than the note's roof, and the text says why: HBM carried 3 of the note's 65 parts
   // (A and B once and C, against A and B 32 times each and C): 4.6 %.
@@ -178,7 +179,7 @@ TEST(L2System, TheLevelsTableHasOneEntryPerLevelOfTheChain) {
   EXPECT_EQ(r.levels[0].traffic.requested_bytes, config.analysis.hbm_bytes());
   EXPECT_EQ(r.levels[0].traffic.below_bytes, r.hbm_bytes());
   std::vector<std::string> names;
-  for (const LevelFigures& level : simulated_levels(config, r).levels) {
+  for (const LevelFigures& level : run_figures(config, r).levels.levels) {
     names.push_back(level.name);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"hbm", "l2", "sram"}));
@@ -204,7 +205,7 @@ TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
   const Levels analytical = analytical_levels(config);
   ASSERT_EQ(analytical.levels.size(), 2u);  // hbm and sram
   EXPECT_EQ(level(analytical, "hbm").bytes, config.analysis.hbm_bytes());
-  EXPECT_EQ(level(simulated_levels(config, r), "hbm").bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(level(run_figures(config, r).levels, "hbm").bytes, config.analysis.hbm_bytes());
   EXPECT_EQ(report_text(config, &r).find("above the roof"), std::string::npos);
 }
 
@@ -235,11 +236,11 @@ TEST(L2System, ASlowL2PortIsTheBindingLevel) {
   EXPECT_DOUBLE_EQ(l2.roof_flop_per_s, 800e9 * static_cast<double>(config.analysis.flops) /
                                            static_cast<double>(config.analysis.hbm_bytes()));
   const SimulationResult r = simulate(config);
-  const Levels simulated = simulated_levels(config, r);
+  const Levels simulated = run_figures(config, r).levels;
   EXPECT_EQ(simulated.binding, "l2");
   EXPECT_GT(level(simulated, "l2").busy_fraction, 0.97);
   // The limiter judges the run against the roof the L2 leaves, not the note's.
-  EXPECT_EQ(find_limiter(config, r).cause, "l2_bandwidth");
+  EXPECT_EQ(find_limiter(config, r, run_figures(config, r)).cause, "l2_bandwidth");
   EXPECT_GE(r.time.seconds(), l2.time_s);
   EXPECT_LE(r.time.seconds(), l2.time_s * 1.02);
 }
