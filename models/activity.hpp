@@ -27,7 +27,7 @@ enum class UnitKind : std::uint8_t {
   sram_read,   ///< a core's SRAM read port: operands into the compute unit
   sram_write,  ///< a core's SRAM write port: loaded tiles landing
   hbm,         ///< one HBM channel (pseudo-channel): its transfers (detailed mode: its data bus)
-  l2_port,     ///< the L2's port to the cores: every byte the cores ask for
+  level_port,  ///< a shared memory level's port to the cores (the L2's): every byte asked of it
   player,      ///< a trace player's accesses, from issue to their data
 };
 
@@ -45,7 +45,7 @@ struct Activity {
 
   UnitKind unit = UnitKind::compute;
   std::uint32_t index = 0;  ///< the core, channel (channel x pseudo-channels + pseudo-channel),
-                            ///< or player; 0 for the L2
+                            ///< or player; a shared level's place in the chain
   Time issue;               ///< asked for: waiting from here until `start`
   Time start;               ///< the unit begins
   Time end;                 ///< the unit is done (for a request: its data has arrived)

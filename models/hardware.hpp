@@ -1,10 +1,11 @@
-// The whole machine's parameters, as the elaborator builds it: identical cores, an optional
-// shared L2, one HBM.
+// The whole machine's parameters, as the elaborator builds it: identical cores, the shared memory
+// levels between them and the HBM (an optional L2), one HBM.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/core.hpp"
 #include "models/hbm.hpp"
@@ -22,6 +23,19 @@ struct HardwareParams {
   KernelTarget threads;  ///< warps, thread and register limits, barrier cost of the cores
   HbmParams hbm;
   std::optional<L2CacheParams> l2;  ///< a shared L2 between the cores and the HBM; none if absent
+
+  /// A shared level as the analytical model sees it, before any run.
+  struct SharedLevel {
+    std::string name;
+    Bandwidth port_bandwidth;  ///< towards the cores, all of them together
+  };
+  /// The shared levels between the cores and the HBM, from the cores outwards, in the order the
+  /// elaborator chains them.
+  std::vector<SharedLevel> shared_levels() const {
+    std::vector<SharedLevel> levels;
+    if (l2) levels.push_back({kL2Name, l2->bandwidth});
+    return levels;
+  }
 
   /// Peak throughput of the whole machine for `type`, FLOP/s.
   double peak_flop_per_s(DataType type) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <utility>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -123,8 +124,9 @@ std::string_view name_of(L2WritePolicy policy) {
   return policy == L2WritePolicy::write_back ? "write_back" : "write_through";
 }
 
-L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below)
+L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::string name)
     : params_(params),
+      name_(std::move(name)),
       below_(below),
       port_rate_(params.bandwidth, 1),
       line_shift_(0),
@@ -179,7 +181,7 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   stats_.port_queue_delay += start - now;
   Time done = port_free_ + params_.hit_latency;
   if (observing(observer_)) {
-    Activity a(UnitKind::l2_port, 0, now, start, port_free_);
+    Activity a(UnitKind::level_port, position_, now, start, port_free_);
     a.ready = done;
     a.bytes = bytes;
     a.write = is_write;

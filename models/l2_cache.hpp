@@ -15,10 +15,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/activity.hpp"
+#include "models/memory_level.hpp"
 #include "models/program.hpp"
 #include "models/stat_fields.hpp"
 #include "models/units.hpp"
@@ -237,22 +239,35 @@ class CacheSets {
   std::uint64_t* base_ = nullptr;  // storage_ aligned to 64 bytes
 };
 
-/// The timing core, plain C++: usable without the SystemC kernel.
-class L2CacheTiming {
+/// The name an L2 has in the reports, the JSON and the module hierarchy.
+inline constexpr const char* kL2Name = "l2";
+
+/// The timing core, plain C++: usable without the SystemC kernel. A shared memory level.
+class L2CacheTiming final : public MemoryLevel {
  public:
-  L2CacheTiming(const L2CacheParams& params, MemoryBelow& below);
+  L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::string name = kL2Name);
 
   /// Serves a request of the cores arriving at `now` (in time order); returns when it is done.
   Time access(Time now, const Region& region, bool is_write);
 
   /// Writes every dirty line back at `now` (the end of a run) and leaves them clean.
-  void flush(Time now);
+  void flush(Time now) override;
 
   const L2CacheParams& params() const { return params_; }
   const L2CacheStats& stats() const { return stats_; }
 
-  /// Tells `observer` (null: nobody) the port's transfers, as unit UnitKind::l2_port.
-  void observe(ActivityObserver* observer) { observer_ = observer; }
+  const std::string& name() const override { return name_; }
+  Bandwidth port_bandwidth() const override { return params_.bandwidth; }
+  /// Q at the L2 is what the cores asked for; below it, fills, write-backs and write-through.
+  LevelTraffic traffic() const override {
+    return {stats_.read_bytes + stats_.write_bytes,
+            stats_.hbm_read_bytes() + stats_.hbm_write_bytes(), stats_.port_busy};
+  }
+  void visit(const StatVisitor& visitor) const override { stats_.visit(visitor); }
+  void observe(ActivityObserver* observer, std::uint32_t position) override {
+    observer_ = observer;
+    position_ = position;
+  }
 
   /// Whether the line holding `address` is in the cache, and whether it is dirty (for tests).
   bool contains(std::uint64_t address) const;
@@ -281,6 +296,7 @@ class L2CacheTiming {
                    std::uint64_t& bytes);
 
   L2CacheParams params_;
+  std::string name_;
   MemoryBelow& below_;
   TransferRate port_rate_;
   std::uint32_t line_shift_;
@@ -303,6 +319,7 @@ class L2CacheTiming {
   std::vector<std::uint64_t> evicted_dirty_;
   std::vector<std::uint64_t> scratch_lines_;
   ActivityObserver* observer_ = nullptr;
+  std::uint32_t position_ = 0;  // in the chain of levels, for the observer
 };
 
 }  // namespace ridgeline

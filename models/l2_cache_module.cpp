@@ -7,8 +7,11 @@
 namespace ridgeline {
 
 L2Cache::L2Cache(sc_core::sc_module_name name, const L2CacheParams& params)
-    : sc_module(name), port("port"), memory("memory"), timing_(params, *this) {
-  port.register_b_transport(this, &L2Cache::b_transport);
+    : MemoryLevelModule(name),
+      port_socket("port"),
+      memory_socket("memory"),
+      timing_(params, *this, basename()) {
+  port_socket.register_b_transport(this, &L2Cache::b_transport);
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);
   payload_.set_byte_enable_ptr(nullptr);
@@ -37,7 +40,7 @@ Time L2Cache::access(Time at, const Region& region, bool is_write) {
       static_cast<unsigned int>(std::min<std::uint64_t>(region.bytes(), UINT32_MAX)));
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = to_sc_time(at - now());
-  memory->b_transport(payload_, delay);
+  memory_socket->b_transport(payload_, delay);
   assert(payload_.is_response_ok());
   return now() + to_time(delay);
 }

@@ -12,25 +12,33 @@
 
 #include "models/activity.hpp"
 #include "models/l2_cache.hpp"
-#include "models/sc_memory_request.hpp"
+#include "models/memory_level_module.hpp"
 #include "models/program.hpp"
+#include "models/sc_memory_request.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
 
-/// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM.
-class L2Cache : public sc_core::sc_module, private MemoryBelow {
+/// The SystemC shell: a TLM-2.0 target for the cores and an initiator towards the HBM. Its
+/// module name is the level's name.
+class L2Cache : public MemoryLevelModule, private MemoryBelow {
  public:
-  tlm_utils::multi_passthrough_target_socket<L2Cache> port;
-  tlm_utils::simple_initiator_socket<L2Cache> memory;
+  tlm_utils::multi_passthrough_target_socket<L2Cache> port_socket;
+  tlm_utils::simple_initiator_socket<L2Cache> memory_socket;
 
   L2Cache(sc_core::sc_module_name name, const L2CacheParams& params);
   ~L2Cache() override;
 
   const L2CacheTiming& timing() const { return timing_; }
-  void observe(ActivityObserver* observer) { timing_.observe(observer); }
+
+  MemoryTargetSocket& port() override { return port_socket; }
+  tlm::tlm_initiator_socket<>& memory() override { return memory_socket; }
+  const MemoryLevel& level() const override { return timing_; }
+  void observe(ActivityObserver* observer, std::uint32_t position) override {
+    timing_.observe(observer, position);
+  }
   /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
-  void flush();
+  void flush() override;
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -25,58 +25,25 @@ std::string intensity_text(std::uint64_t flops, std::uint64_t bytes) {
   return fmt::format("{:.6f} FLOP/B", static_cast<double>(flops) / static_cast<double>(bytes));
 }
 
-// The figures of the cores the simulation leaves, totalled once.
-struct CoreFigures {
-  CoreStats cores;
-  ComputeUnitStats compute;
-  SramStats sram;
-  double core_time_s = 0;  // run time x cores
-  double resident_blocks_mean = 0;
-  double active_warps_mean = 0;
-  std::string full_by = "none";  // the resource that kept cores full the longest
-  double full_by_s = 0;
-};
-
-CoreFigures core_figures(const SimulationResult& r) {
-  CoreFigures f;
-  f.cores = r.core_total();
-  f.compute = r.compute_total();
-  f.sram = r.sram_total();
-  f.core_time_s = r.time.seconds() * static_cast<double>(r.cores.size());
-  if (f.core_time_s > 0) {
-    f.resident_blocks_mean = f.cores.resident_block_time.seconds() / f.core_time_s;
-    f.active_warps_mean = f.cores.resident_warp_time.seconds() / f.core_time_s;
-  }
-  for (const auto& [name, span] :
-       {std::pair{"max_resident_blocks", f.cores.full_by_blocks},
-        std::pair{"warps", f.cores.full_by_warps}, std::pair{"sram", f.cores.full_by_sram},
-        std::pair{"registers", f.cores.full_by_registers}}) {
-    if (span.seconds() > f.full_by_s) {
-      f.full_by = name;
-      f.full_by_s = span.seconds();
-    }
-  }
-  return f;
-}
-
 std::string plural(std::uint64_t count, const char* word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
 }  // namespace
 
-Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
-  const CoreFigures f = core_figures(r);
+Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const RunFigures& f) {
   const CoreStats& c = f.cores;
   Limiter l;
-  const double time_s = r.time.seconds();
-  // With an L2 the note's roof (from its Q, no reuse across output tiles) bounds nothing: HBM
-  // carries less. The roof is then the lowest of P and each level's roof at its simulated I.
+  const double time_s = f.time_s;
+  // With a shared level (an L2) the note's roof (from its Q, no reuse across output tiles) bounds
+  // nothing: HBM carries less. The roof is then the lowest of P and each level's roof at its
+  // simulated I.
   const Roofline& roofline = config.analysis.roofline;
   double roof_flop_per_s = roofline.roof_flop_per_s;
   std::string roof_cause = roofline.bound == Bound::compute ? "compute" : "hbm_bandwidth";
-  if (r.l2) {
-    const Levels levels = simulated_levels(config, r);
+  const bool has_shared_levels = !r.levels.empty();
+  if (has_shared_levels) {
+    const Levels& levels = f.levels;
     roof_flop_per_s = levels.peak_flop_per_s;
     roof_cause = "compute";
     for (const LevelFigures& level : levels.levels) {
@@ -108,7 +75,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r) {
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
-  if (l.percent_of_roof >= 100 * kAtRoofFraction && r.l2) {
+  if (l.percent_of_roof >= 100 * kAtRoofFraction && has_shared_levels) {
     l.cause = roof_cause;
     l.summary = fmt::format(
         "at the roof: {:.1f} % of {}, the lowest of P and the memory levels' roofs at the "
@@ -213,8 +180,8 @@ void add_analytical_compute(Json& analytical, const RunConfig& config) {
                                 {"bytes", a.local_traffic_bytes()}};
 }
 
-void add_simulated_compute(Json& simulated, const RunConfig& config, const SimulationResult& r) {
-  const CoreFigures f = core_figures(r);
+void add_simulated_compute(Json& simulated, const RunConfig& config, const SimulationResult& r,
+                           const RunFigures& f) {
   const CoreStats& c = f.cores;
   const std::uint32_t max_warps = config.hardware.core.max_warps;
   Json& stalls = simulated["stalls"];
@@ -245,7 +212,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                        {"write_bytes", f.sram.write_bytes},
                        {"bytes", sram_bytes},
                        {"intensity_flop_per_byte", intensity_or_null(f.compute.flops, sram_bytes)}};
-  const Limiter l = find_limiter(config, r);
+  const Limiter l = find_limiter(config, r, f);
   simulated["limiter"] = {{"cause", l.cause},
                           {"detail", l.detail},
                           {"summary", l.summary},
@@ -294,8 +261,8 @@ std::string analytical_compute_text(const RunConfig& config) {
   return out;
 }
 
-std::string simulated_compute_text(const RunConfig& config, const SimulationResult& r) {
-  const CoreFigures f = core_figures(r);
+std::string simulated_compute_text(const RunConfig& config, const SimulationResult& r,
+                                   const RunFigures& f) {
   const CoreStats& c = f.cores;
   auto share = [&](Time t) { return percent(t.seconds() / f.core_time_s); };
   std::string out = fmt::format("  occupancy: {:.2f} resident blocks per core on average (peak {})",
@@ -321,7 +288,7 @@ std::string simulated_compute_text(const RunConfig& config, const SimulationResu
   const std::uint64_t sram_bytes = f.sram.read_bytes + f.sram.write_bytes;
   out += fmt::format("  SRAM level: Q = {} bytes, I = {}\n", with_commas(sram_bytes),
                      intensity_text(f.compute.flops, sram_bytes));
-  const Limiter l = find_limiter(config, r);
+  const Limiter l = find_limiter(config, r, f);
   out += fmt::format("  limiter: {}{}: {}\n", l.cause,
                      l.detail.empty() ? "" : " (" + l.detail + ")", l.summary);
   return out;

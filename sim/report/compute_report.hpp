@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/config/run_config.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
 
 namespace ridgeline {
@@ -19,8 +20,9 @@ inline constexpr double kAtRoofFraction = 0.9;
 /// Where the compute units' time went beyond the FLOPs themselves, by cause, in core-seconds
 /// (summed over cores), and the cause that cost the most.
 struct Limiter {
-  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with an L2
-  /// also "l2_bandwidth" or "sram_bandwidth", the level whose roof at its simulated I is lowest),
+  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with a shared
+  /// level also "<level>_bandwidth" such as "l2_bandwidth", or "sram_bandwidth": the level whose
+  /// roof at its simulated I is lowest),
   /// else the largest of: "synchronisation", "register_spill", "low_occupancy", "input_supply",
   /// "tail".
   std::string cause;
@@ -40,7 +42,9 @@ struct Limiter {
   double tail_s = 0;             ///< compute idle with no load to wait for: draining, no work
 };
 
-Limiter find_limiter(const RunConfig& config, const SimulationResult& result);
+/// From the run's counters and the figures derived from them once (run_figures()).
+Limiter find_limiter(const RunConfig& config, const SimulationResult& result,
+                     const RunFigures& figures);
 
 /// Adds the cores' thread, warp and register limits and barrier cost to the `hardware` object.
 void add_hardware_compute(nlohmann::ordered_json& hardware, const RunConfig& config);
@@ -49,11 +53,12 @@ void add_hardware_compute(nlohmann::ordered_json& hardware, const RunConfig& con
 void add_analytical_compute(nlohmann::ordered_json& analytical, const RunConfig& config);
 /// Adds the simulated ones, and the limiter, to the `simulated` object.
 void add_simulated_compute(nlohmann::ordered_json& simulated, const RunConfig& config,
-                           const SimulationResult& result);
+                           const SimulationResult& result, const RunFigures& figures);
 
 /// Text lines for the report: the analytical block (threads, registers, SRAM level, spills)...
 std::string analytical_compute_text(const RunConfig& config);
 /// ...and the simulated one (occupancy, barriers, spills, SRAM level, limiter).
-std::string simulated_compute_text(const RunConfig& config, const SimulationResult& result);
+std::string simulated_compute_text(const RunConfig& config, const SimulationResult& result,
+                                   const RunFigures& figures);
 
 }  // namespace ridgeline

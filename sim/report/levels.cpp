@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/report/run_figures.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -57,9 +59,11 @@ Levels analytical_levels(const RunConfig& config) {
   Levels l;
   l.peak_flop_per_s = a.roof.peak_flop_per_s;
   add_if_any(l.levels, level("hbm", a.flops, a.hbm_bytes(), a.roof.hbm_bytes_per_s));
-  if (hw.l2) {
-    add_if_any(l.levels, level("l2", a.flops, a.hbm_bytes(),
-                               static_cast<double>(hw.l2->bandwidth.bytes_per_second)));
+  // The shared levels, outermost first: walking inwards from HBM.
+  const std::vector<HardwareParams::SharedLevel> shared = hw.shared_levels();
+  for (auto it = shared.rbegin(); it != shared.rend(); ++it) {
+    add_if_any(l.levels, level(it->name, a.flops, a.hbm_bytes(),
+                               static_cast<double>(it->port_bandwidth.bytes_per_second)));
   }
   const std::uint64_t sram = a.sram_read_bytes + a.sram_write_bytes;
   if (sram > 0) {
@@ -70,29 +74,32 @@ Levels analytical_levels(const RunConfig& config) {
   return l;
 }
 
-Levels simulated_levels(const RunConfig& config, const SimulationResult& r) {
+Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
+                        const RunFigures& figures) {
   const HardwareParams& hw = config.hardware;
-  const std::uint64_t flops = r.flops();
-  const double time_s = r.time.seconds();
-  const double core_time_s = time_s * hw.cores;
+  const std::uint64_t flops = figures.flops;
+  const double time_s = figures.time_s;
   Levels l;
   l.peak_flop_per_s = config.analysis.roof.peak_flop_per_s;
-  l.compute_busy_fraction = time_s > 0 ? r.compute_total().busy.seconds() / core_time_s : 0;
+  l.compute_busy_fraction = figures.compute_busy;
 
-  LevelFigures hbm = level("hbm", flops, r.hbm_bytes(), hw.hbm_bytes_per_s());
-  if (time_s > 0) hbm.busy_fraction = r.hbm.channel_busy.seconds() / (time_s * r.hbm_units);
+  LevelFigures hbm = level("hbm", flops, figures.hbm_bytes, hw.hbm_bytes_per_s());
+  if (time_s > 0) hbm.busy_fraction = figures.hbm_busy;
   add_if_any(l.levels, std::move(hbm));
-  if (hw.l2 && r.l2) {
-    LevelFigures l2 = level("l2", flops, r.l2->read_bytes + r.l2->write_bytes,
-                            static_cast<double>(hw.l2->bandwidth.bytes_per_second));
-    if (time_s > 0) l2.busy_fraction = r.l2->port_busy.seconds() / time_s;
-    add_if_any(l.levels, std::move(l2));
+  // The shared levels, outermost first: walking inwards from HBM.
+  for (auto it = r.levels.rbegin(); it != r.levels.rend(); ++it) {
+    LevelFigures shared = level(it->name, flops, it->traffic.requested_bytes,
+                                static_cast<double>(it->port_bandwidth.bytes_per_second));
+    if (time_s > 0) shared.busy_fraction = it->traffic.port_busy.seconds() / time_s;
+    add_if_any(l.levels, std::move(shared));
   }
-  const SramStats sram = r.sram_total();
+  const SramStats& sram = figures.sram;
   if (sram.read_bytes + sram.write_bytes > 0) {
     LevelFigures s = level("sram", flops, sram.read_bytes + sram.write_bytes,
                            sram_bytes_per_s(hw, sram.read_bytes, sram.write_bytes));
-    if (time_s > 0) s.busy_fraction = max(sram.read_busy, sram.write_busy).seconds() / core_time_s;
+    if (time_s > 0) {
+      s.busy_fraction = max(sram.read_busy, sram.write_busy).seconds() / figures.core_time_s;
+    }
     l.levels.push_back(std::move(s));
   }
 

@@ -1,4 +1,5 @@
-// The hierarchical roofline: F, Q and I at each level of the memory hierarchy (HBM, L2, SRAM),
+// The hierarchical roofline: F, Q and I at each level of the memory hierarchy (HBM, the shared
+// levels such as the L2, SRAM),
 // each level's roof (its bandwidth x its I) and which level (or compute) binds, from the
 // analytical model and from a simulation's counters.
 #pragma once
@@ -12,7 +13,7 @@
 namespace ridgeline {
 
 struct LevelFigures {
-  std::string name;                    ///< "hbm", "l2", "sram"
+  std::string name;                    ///< "hbm", a shared level's ("l2"), "sram"
   std::uint64_t bytes = 0;             ///< traffic across the level, Q_level
   double intensity_flop_per_byte = 0;  ///< F / Q_level
   double bandwidth_bytes_per_s = 0;    ///< what the level moves per second, all its ports together
@@ -22,18 +23,24 @@ struct LevelFigures {
 };
 
 struct Levels {
-  std::vector<LevelFigures> levels;  ///< in order from HBM inwards; levels moving no bytes left out
-  double peak_flop_per_s = 0;        ///< P
+  /// From HBM inwards: HBM, the shared levels from the outermost, SRAM; levels moving no bytes
+  /// left out.
+  std::vector<LevelFigures> levels;
+  double peak_flop_per_s = 0;         ///< P
   double compute_busy_fraction = -1;  ///< simulated: share of core-time the compute units worked
   std::string binding;  ///< "compute" or the level's name: the lowest roof (analytical) or the
                         ///< busiest unit (simulated)
 };
 
-/// From the analytical model: HBM carries the note's Q (no reuse across output tiles), the L2
-/// what the cores request (the same Q), SRAM what the workload's formulas say.
+struct RunFigures;
+
+/// From the analytical model: HBM carries the note's Q (no reuse across output tiles), each
+/// shared level what the cores request (the same Q), SRAM what the workload's formulas say.
 Levels analytical_levels(const RunConfig& config);
 
-/// From what the simulation counted.
-Levels simulated_levels(const RunConfig& config, const SimulationResult& result);
+/// From what the simulation counted, with the busy fractions `figures` derived from it. The
+/// reports take them from run_figures(), which calls this once.
+Levels simulated_levels(const RunConfig& config, const SimulationResult& result,
+                        const RunFigures& figures);
 
 }  // namespace ridgeline

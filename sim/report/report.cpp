@@ -3,61 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "sim/config/quantity.hpp"
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
+#include "sim/report/run_figures.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// The figures the simulation adds beside the analytical ones, derived from counters.
-struct Derived {
-  double time_s = 0;
-  std::uint64_t flops = 0;
-  std::uint64_t hbm_bytes = 0;
-  double flop_per_s = 0;
-  double hbm_bytes_per_s = 0;
-  double intensity = 0;
-  double percent_of_roof = 0;
-  double hbm_busy = 0;      // fraction of channel-time transferring
-  double compute_busy = 0;  // fraction of core-time computing
-  double overlap_fraction = 0;
-  std::string bound;
-  CoreStats cores;
-  ComputeUnitStats compute;
-  SramStats sram;
-};
-
-Derived derive(const RunConfig& config, const SimulationResult& r) {
-  Derived d;
-  d.time_s = r.time.seconds();
-  d.cores = r.core_total();
-  d.compute = r.compute_total();
-  d.sram = r.sram_total();
-  d.flops = d.compute.flops;
-  d.hbm_bytes = r.hbm_bytes();
-  const double core_time = d.time_s * static_cast<double>(r.cores.size());
-  if (d.time_s > 0) {
-    d.flop_per_s = static_cast<double>(d.flops) / d.time_s;
-    d.hbm_bytes_per_s = static_cast<double>(d.hbm_bytes) / d.time_s;
-    d.hbm_busy = r.hbm.channel_busy.seconds() / (d.time_s * r.hbm_units);
-    if (core_time > 0) d.compute_busy = d.compute.busy.seconds() / core_time;  // a trace: none
-  }
-  d.intensity = d.hbm_bytes ? static_cast<double>(d.flops) / static_cast<double>(d.hbm_bytes) : 0;
-  const double roof = config.analysis.roofline.roof_flop_per_s;
-  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
-  d.percent_of_roof =
-      roof > 0 ? 100.0 * d.flop_per_s / roof
-               : (d.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / d.time_s : 0);
-  const Time shorter = min(d.cores.memory_active, d.cores.compute_busy);
-  d.overlap_fraction = shorter.ps() ? d.cores.overlap.seconds() / shorter.seconds() : 0;
-  d.bound = d.hbm_busy >= d.compute_busy ? "memory" : "compute";
-  return d;
-}
 
 template <class Stats>
 Json stats_json(const Stats& stats) {
@@ -66,6 +23,19 @@ Json stats_json(const Stats& stats) {
     json[std::string(name)] = value;
   });
   return json;
+}
+
+// A shared level's counters, as its visit() named them during the run.
+Json counters_json(const LevelResult& level) {
+  Json json = Json::object();
+  for (const auto& [name, value] : level.counters) json[name] = value;
+  return json;
+}
+
+// "L2" for the level "l2": how the text report names a level in prose.
+std::string upper_case(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
 }
 
 // levels: [{name: "hbm", ...}, {name: "l2", ...}, {name: "sram", ...}] from HBM inwards, and the
@@ -86,7 +56,7 @@ void add_levels(Json& json, const Levels& l) {
   json["binding_level"] = l.binding;
 }
 
-// The L2's parameters, when the hardware has one.
+// The L2's parameters, when the hardware has one (its config section's figures).
 void add_hardware_l2(Json& hardware, const RunConfig& config) {
   if (!config.hardware.l2) return;
   const L2CacheParams& l2 = *config.hardware.l2;
@@ -99,17 +69,20 @@ void add_hardware_l2(Json& hardware, const RunConfig& config) {
                     {"set_index", name_of(l2.set_index)}};
 }
 
-// What the L2 did, in short: lines served without a new HBM fetch, bytes asked, bytes to HBM.
-void add_simulated_l2(Json& simulated, const SimulationResult& r) {
-  if (!r.l2) return;
-  const L2CacheStats& l2 = *r.l2;
-  const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
-  simulated["l2"] = {
-      {"hit_rate", looked_up ? static_cast<double>(l2.hit_lines + l2.pending_hit_lines) /
-                                   static_cast<double>(looked_up)
-                             : 0.0},
-      {"requested_bytes", l2.read_bytes + l2.write_bytes},
-      {"hbm_bytes", l2.hbm_read_bytes() + l2.hbm_write_bytes()}};
+// What each cache level did, in short: lines served without a new fetch from below, bytes asked,
+// bytes to the level below (HBM), under the level's name.
+void add_simulated_caches(Json& simulated, const SimulationResult& r) {
+  for (const LevelResult& level : r.levels) {
+    if (!level.cache) continue;
+    const L2CacheStats& cache = level.cache->stats;
+    const std::uint64_t looked_up = cache.hit_lines + cache.pending_hit_lines + cache.miss_lines;
+    simulated[level.name] = {
+        {"hit_rate", looked_up ? static_cast<double>(cache.hit_lines + cache.pending_hit_lines) /
+                                     static_cast<double>(looked_up)
+                               : 0.0},
+        {"requested_bytes", level.traffic.requested_bytes},
+        {"hbm_bytes", level.traffic.below_bytes}};
+  }
 }
 
 // The kind's fields, dotted names nested into objects ("tile.m" -> {"tile": {"m": ...}}).
@@ -188,8 +161,7 @@ Json analytical_json(const RunConfig& config) {
                 {"limited_by", config.occupancy.limited_by}}}};
 }
 
-Json simulated_json(const RunConfig& config, const SimulationResult& r) {
-  const Derived d = derive(config, r);
+Json simulated_json(const SimulationResult& r, const RunFigures& d) {
   const CoreStats& c = d.cores;
   return Json{{"time_s", d.time_s},
               {"flops", d.flops},
@@ -200,7 +172,7 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
               {"sram_write_bytes", d.sram.write_bytes},
               {"achieved_flop_per_s", d.flop_per_s},
               {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
-              {"intensity_flop_per_byte", d.intensity},
+              {"intensity_flop_per_byte", d.intensity_flop_per_byte},
               {"percent_of_roof", d.percent_of_roof},
               {"bound", d.bound},
               {"hbm_busy_fraction", d.hbm_busy},
@@ -225,11 +197,35 @@ Json simulated_json(const RunConfig& config, const SimulationResult& r) {
 
 namespace {
 
+// What a cache level did: its line look-ups, and what it sent to HBM against the note's Q.
+void add_cache_text(std::string& out, const RunConfig& config, const LevelResult& level) {
+  const L2CacheParams& params = level.cache->params;
+  const L2CacheStats& cache = level.cache->stats;
+  const std::uint64_t looked_up = cache.hit_lines + cache.pending_hit_lines + cache.miss_lines;
+  const auto share = [&](std::uint64_t lines) {
+    return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
+  };
+  out += fmt::format(
+      "  {} ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+      "flight, {} missed\n",
+      upper_case(level.name), format_bytes(params.capacity_bytes), params.line_bytes,
+      params.associativity, name_of(params.write_policy), with_commas(looked_up),
+      share(cache.hit_lines), share(cache.pending_hit_lines), share(cache.miss_lines));
+  out += fmt::format(
+      "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
+      "{} of the note's Q\n",
+      with_commas(level.traffic.below_bytes), with_commas(cache.fill_bytes),
+      with_commas(cache.writeback_bytes), with_commas(cache.write_through_bytes),
+      with_commas(cache.flush_bytes),
+      percent(static_cast<double>(level.traffic.below_bytes) /
+              static_cast<double>(config.analysis.hbm_bytes())));
+}
+
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
-void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r) {
+void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r,
+                     const RunFigures* figures) {
   const Levels analytical = analytical_levels(config);
-  std::optional<Levels> simulated;
-  if (r) simulated = simulated_levels(config, *r);
+  const Levels* simulated = figures ? &figures->levels : nullptr;
   auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
   out +=
       "\n  memory levels (hierarchical roofline: I = F / Q at each level, roof = bandwidth x I)\n";
@@ -261,32 +257,17 @@ void add_levels_text(std::string& out, const RunConfig& config, const Simulation
   out +=
       fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
                   simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
-  const HardwareParams& hw = config.hardware;
-  if (hw.l2) {
-    out +=
-        "    analytical Q at HBM and L2 is the note's: no reuse across output tiles; the L2 "
-        "reuses tiles in the run\n";
+  for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
+    const std::string name = upper_case(level.name);
+    out += fmt::format(
+        "    analytical Q at HBM and {} is the note's: no reuse across output tiles; the {} "
+        "reuses tiles in the run\n",
+        name, name);
   }
-  if (r && r->l2) {
-    const L2CacheStats& l2 = *r->l2;
-    const std::uint64_t looked_up = l2.hit_lines + l2.pending_hit_lines + l2.miss_lines;
-    const auto share = [&](std::uint64_t lines) {
-      return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
-    };
-    out += fmt::format(
-        "  L2 ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
-        "flight, {} missed\n",
-        format_bytes(hw.l2->capacity_bytes), hw.l2->line_bytes, hw.l2->associativity,
-        name_of(hw.l2->write_policy), with_commas(looked_up), share(l2.hit_lines),
-        share(l2.pending_hit_lines), share(l2.miss_lines));
-    out += fmt::format(
-        "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
-        "{} of the note's Q\n",
-        with_commas(l2.hbm_read_bytes() + l2.hbm_write_bytes()), with_commas(l2.fill_bytes),
-        with_commas(l2.writeback_bytes), with_commas(l2.write_through_bytes),
-        with_commas(l2.flush_bytes),
-        percent(static_cast<double>(l2.hbm_read_bytes() + l2.hbm_write_bytes()) /
-                static_cast<double>(config.analysis.hbm_bytes())));
+  if (r) {
+    for (const LevelResult& level : r->levels) {
+      if (level.cache) add_cache_text(out, config, level);
+    }
   }
 }
 
@@ -305,21 +286,23 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   add_analytical_compute(report["analytical"], config);
   add_levels(report["analytical"], analytical_levels(config));
   if (simulated) {
-    report["simulated"] = simulated_json(config, *simulated);
+    const RunFigures d = run_figures(config, *simulated);
+    report["simulated"] = simulated_json(*simulated, d);
     if (simulated->trace) {  // trace players run no blocks: the trace's figures instead
       report["simulated"]["trace"] = memory_trace_json(config, *simulated);
     } else {
-      add_simulated_compute(report["simulated"], config, *simulated);
+      add_simulated_compute(report["simulated"], config, *simulated, d);
     }
-    add_simulated_l2(report["simulated"], *simulated);
-    add_levels(report["simulated"], simulated_levels(config, *simulated));
-    const Derived d = derive(config, *simulated);
+    add_simulated_caches(report["simulated"], *simulated);
+    add_levels(report["simulated"], d.levels);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
                             {"cores", stats_json(d.cores)},
                             {"compute_units", stats_json(d.compute)},
                             {"sram", stats_json(d.sram)}};
-    if (simulated->l2) report["components"]["l2"] = stats_json(*simulated->l2);
+    for (const LevelResult& level : simulated->levels) {
+      report["components"][level.name] = counters_json(level);
+    }
     if (simulated->dram) report["components"]["dram"] = dram_json(*simulated);
     if (simulated->trace) report["components"]["trace_players"] = stats_json(*simulated->trace);
   }
@@ -343,8 +326,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        engineering(a.roof.hbm_bytes_per_s, "B/s"), r.ridge_flop_per_byte);
   line("");
 
-  std::optional<Derived> d;
-  if (simulated) d = derive(config, *simulated);
+  std::optional<RunFigures> d;
+  if (simulated) d = run_figures(config, *simulated);
   const char* row = "  {:<24}{:<26}{}";
   line(row, "", "analytical", d ? "simulated" : "");
   line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
@@ -353,7 +336,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
-       d ? fmt::format("{:.6f}", d->intensity) : "");
+       d ? fmt::format("{:.6f}", d->intensity_flop_per_byte) : "");
   line(row, "FLOP/s", engineering(r.roof_flop_per_s, "FLOP/s") + " (roof)",
        d ? engineering(d->flop_per_s, "FLOP/s") : "");
   line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
@@ -389,12 +372,11 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
-  add_levels_text(out, config, simulated);
+  add_levels_text(out, config, simulated, d ? &*d : nullptr);
 
   if (d) {
     const CoreStats& c = d->cores;
-    const double core_time = d->time_s * hw.cores;
-    auto share = [&](Time t) { return percent(t.seconds() / core_time); };
+    auto share = [&](Time t) { return percent(t.seconds() / d->core_time_s); };
     line("");
     line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
@@ -415,7 +397,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
-    out += simulated_compute_text(config, *simulated);
+    out += simulated_compute_text(config, *simulated, *d);
   }
   if (d && simulated->dram) out += dram_text(*simulated);
   return out;

@@ -2,28 +2,22 @@
 
 #include <string>
 
+#include "models/l2_cache_module.hpp"
+
 namespace ridgeline {
 
-namespace {
-
-// Binds a requester's socket to the memory it talks to: the L2 when there is one, else the HBM.
-template <class Socket>
-void bind_to_memory(Socket& socket, Hbm& hbm, L2Cache* l2) {
-  if (l2) {
-    socket.bind(l2->port);
-  } else {
-    socket.bind(hbm.port);
+void Accelerator::chain_levels(const HardwareParams& hardware) {
+  // From the cores outwards, in the order HardwareParams::shared_levels() names them.
+  if (hardware.l2) levels.push_back(std::make_unique<L2Cache>(kL2Name, *hardware.l2));
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    MemoryTargetSocket& below = i + 1 < levels.size() ? levels[i + 1]->port() : hbm.port;
+    levels[i]->memory().bind(below);
   }
 }
 
-std::unique_ptr<L2Cache> make_l2(const HardwareParams& hardware, Hbm& hbm) {
-  if (!hardware.l2) return nullptr;
-  auto l2 = std::make_unique<L2Cache>("l2", *hardware.l2);
-  l2->memory.bind(hbm.port);
-  return l2;
+MemoryTargetSocket& Accelerator::memory_port() {
+  return levels.empty() ? hbm.port : levels.front()->port();
 }
-
-}  // namespace
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
                          const Kernel& kernel)
@@ -31,12 +25,12 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
       hbm("hbm", hardware.hbm),
       scheduler("scheduler", kernel.grid_rows, kernel.grid_cols, kernel.block_order),
       wakeups("wakeups") {
-  l2 = make_l2(hardware, hbm);
+  chain_levels(hardware);
   cores.reserve(hardware.cores);
   for (std::uint32_t i = 0; i < hardware.cores; ++i) {
     auto core = std::make_unique<Core>(("core" + std::to_string(i)).c_str(), i, hardware.core,
                                        hardware.core_clock, kernel, wakeups);
-    bind_to_memory(core->memory, hbm, l2.get());
+    core->memory.bind(memory_port());
     core->blocks.bind(scheduler);
     cores.push_back(std::move(core));
   }
@@ -45,7 +39,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
 Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
                          AccessSource& trace, std::uint64_t access_bytes)
     : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0), wakeups("wakeups") {
-  l2 = make_l2(hardware, hbm);
+  chain_levels(hardware);
   TracePlayerParams params;
   params.access_bytes = access_bytes;
   params.max_bytes_in_flight = hardware.core.max_bytes_in_flight;
@@ -54,14 +48,14 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
   for (std::uint32_t i = 0; i < hardware.cores; ++i) {
     auto player = std::make_unique<TracePlayer>(("player" + std::to_string(i)).c_str(), i, params,
                                                 trace, wakeups);
-    bind_to_memory(player->memory, hbm, l2.get());
+    player->memory.bind(memory_port());
     players.push_back(std::move(player));
   }
 }
 
 void Accelerator::observe(ActivityObserver* observer) {
   hbm.observe(observer);
-  if (l2) l2->observe(observer);
+  for (std::uint32_t i = 0; i < levels.size(); ++i) levels[i]->observe(observer, i);
   for (auto& core : cores) core->observe(observer);
   for (auto& player : players) player->observe(observer);
 }
@@ -74,7 +68,7 @@ WaveformLayout Accelerator::waveform_layout() const {
   layout.hbm = hbm.name();
   layout.channels = hbm.timing().params().channels;
   layout.pseudo_channels = hbm.timing().params().pseudo_channels;
-  if (l2) layout.l2 = l2->name();
+  for (const auto& level : levels) layout.levels.emplace_back(level->name());
   return layout;
 }
 

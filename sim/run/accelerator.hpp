@@ -1,7 +1,7 @@
 // Elaboration: the one place where modules are created and wired, from HardwareParams and the
-// kernel to run. Cores pull blocks from the scheduler and send memory requests to the HBM, or to
-// the L2 in front of it when the hardware has one. For a memory trace, trace players take the
-// cores' places and replay the trace into the same memory.
+// kernel to run. Cores pull blocks from the scheduler and send memory requests down the chain of
+// shared memory levels (the L2 when the hardware has one) to the HBM. For a memory trace, trace
+// players take the cores' places and replay the trace into the same memory.
 #pragma once
 
 #include <memory>
@@ -12,7 +12,7 @@
 #include "models/hardware.hpp"
 #include "models/hbm_module.hpp"
 #include "models/kernel.hpp"
-#include "models/l2_cache_module.hpp"
+#include "models/memory_level_module.hpp"
 #include "models/scheduler_module.hpp"
 #include "models/trace_player_module.hpp"
 #include "models/wakeup_queue_module.hpp"
@@ -28,17 +28,25 @@ class Accelerator : public sc_core::sc_module {
               std::uint64_t access_bytes);
 
   /// Tells `observer` (null: nobody) what every unit does: cores (and their SRAM), trace players,
-  /// the L2's port, the HBM's channels.
+  /// the shared levels' ports, the HBM's channels.
   void observe(ActivityObserver* observer);
   /// Its units by their module names, for the waveforms.
   WaveformLayout waveform_layout() const;
 
   Hbm hbm;
-  std::unique_ptr<L2Cache> l2;  ///< between the cores and the HBM when the hardware has one
+  /// The shared levels between the cores and the HBM, from the cores outwards: the cores send to
+  /// levels[0], each level's misses go to the next, the last one's to the HBM.
+  std::vector<std::unique_ptr<MemoryLevelModule>> levels;
   BlockScheduler scheduler;
   WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;
   std::vector<std::unique_ptr<TracePlayer>> players;
+
+ private:
+  /// Creates the hardware's shared levels and chains them to the HBM.
+  void chain_levels(const HardwareParams& hardware);
+  /// Where the cores (or players) send their requests: the first level, or the HBM.
+  MemoryTargetSocket& memory_port();
 };
 
 }  // namespace ridgeline

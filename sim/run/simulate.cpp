@@ -33,12 +33,26 @@ SramStats SimulationResult::sram_total() const {
 
 namespace {
 
-void collect_memory(Accelerator& accelerator, SimulationResult& result) {
-  // What the run left dirty in the L2 reaches HBM eventually: count it in Q (not in the time).
-  if (accelerator.l2) {
-    accelerator.l2->flush();
-    result.l2 = accelerator.l2->timing().stats();
+LevelResult level_result(const MemoryLevel& level) {
+  LevelResult result;
+  result.name = level.name();
+  result.port_bandwidth = level.port_bandwidth();
+  result.traffic = level.traffic();
+  level.visit([&](std::string_view name, double value, std::string_view, std::string_view) {
+    result.counters.emplace_back(std::string(name), value);
+  });
+  if (const auto* cache = dynamic_cast<const L2CacheTiming*>(&level)) {
+    result.cache = LevelResult::Cache{cache->params(), cache->stats()};
   }
+  return result;
+}
+
+void collect_memory(Accelerator& accelerator, SimulationResult& result) {
+  // What the run left dirty in the levels reaches HBM eventually: count it in Q (not in the
+  // time). A level's flush passes through the levels below it, so flush from the cores outwards.
+  for (const auto& level : accelerator.levels) level->flush();
+  for (const auto& level : accelerator.levels)
+    result.levels.push_back(level_result(level->level()));
   const HbmTiming& hbm = accelerator.hbm.timing();
   result.hbm = hbm.stats();
   result.hbm_units = hbm.params().units();

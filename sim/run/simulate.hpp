@@ -4,12 +4,16 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "models/compute_unit.hpp"
 #include "models/core.hpp"
 #include "models/hbm.hpp"
 #include "models/l2_cache.hpp"
+#include "models/memory_level.hpp"
 #include "models/register_file.hpp"
 #include "models/scheduler.hpp"
 #include "models/sram.hpp"
@@ -27,15 +31,30 @@ struct CoreResult {
   RegisterFileStats registers;
 };
 
+/// One shared memory level as the run left it, its dirty lines flushed at the end.
+struct LevelResult {
+  std::string name;  ///< e.g. "l2"
+  Bandwidth port_bandwidth;
+  LevelTraffic traffic;
+  /// Its counters as its visit() names them, in that order: what the JSON's components show.
+  std::vector<std::pair<std::string, double>> counters;
+  /// When the level is a cache, its parameters and statistics.
+  struct Cache {
+    L2CacheParams params;
+    L2CacheStats stats;
+  };
+  std::optional<Cache> cache;
+};
+
 struct SimulationResult {
   Time time;  ///< when the last block retired
   HbmStats hbm;
-  std::optional<L2CacheStats> l2;  ///< when the hardware has an L2; dirty lines flushed at the end
+  std::vector<LevelResult> levels;  ///< the shared levels, from the cores outwards
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
-  Time block_critical_path;        ///< one block's program with no contention
-  std::uint32_t hbm_units = 1;  ///< independently served parts: channels x pseudo-channels
-  std::optional<DramStats> dram;   ///< detailed HBM mode: summed over pseudo-channels
+  Time block_critical_path;       ///< one block's program with no contention
+  std::uint32_t hbm_units = 1;    ///< independently served parts: channels x pseudo-channels
+  std::optional<DramStats> dram;  ///< detailed HBM mode: summed over pseudo-channels
   std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players
 
   // Totals over cores (time spans are summed core-time).
@@ -45,6 +64,18 @@ struct SimulationResult {
 
   std::uint64_t flops() const { return compute_total().flops; }
   std::uint64_t hbm_bytes() const { return hbm.read_bytes + hbm.write_bytes; }
+  /// The shared level named `name`, or null.
+  const LevelResult* level(std::string_view name) const {
+    for (const LevelResult& level : levels) {
+      if (level.name == name) return &level;
+    }
+    return nullptr;
+  }
+  /// The statistics of the cache level named `name`, or null when there is no such cache.
+  const L2CacheStats* cache_stats(std::string_view name) const {
+    const LevelResult* found = level(name);
+    return found && found->cache ? &found->cache->stats : nullptr;
+  }
 };
 
 /// Simulates `config`, writing the traces `traces` asks for (none by default) and telling `also`

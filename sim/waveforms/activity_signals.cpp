@@ -57,22 +57,23 @@ ActivitySignals::ActivitySignals(const WaveformLayout& layout, const WaveformOpt
   }
   const std::uint32_t units = layout.channels * layout.pseudo_channels;
   hbm_rate_ = add_rate(layout.hbm, "bytes_per_s", layout.hbm_group(), "bytes/s");
-  channels_.resize(units);
   for (std::uint32_t u = 0; u < units; ++u) {
-    const std::string leaf = layout.channel_name(u);
-    ChannelIds& ids = channels_[u];
-    ids.busy = add_accumulator(layout.hbm, leaf, layout.hbm_group(), "busy", nullptr, "");
-    ids.queued = add_accumulator(layout.hbm, leaf, layout.hbm_group(), nullptr, "queued_requests",
-                                 "requests");
-    ids.rate = add_rate(layout.hbm, leaf + ".bytes_per_s", layout.hbm_group(), "bytes/s");
+    channels_.push_back(add_transfer_unit(layout.hbm, layout.channel_name(u), layout.hbm_group()));
   }
-  if (!layout.l2.empty()) {
-    const std::uint32_t g = layout.l2_group();
-    l2_.busy = add_accumulator(layout.l2, "port", g, "busy", nullptr, "");
-    l2_.queued = add_accumulator(layout.l2, "port", g, nullptr, "queued_requests", "requests");
-    l2_.rate = add_rate(layout.l2, "port.bytes_per_s", g, "bytes/s");
+  for (std::uint32_t i = 0; i < layout.levels.size(); ++i) {
+    level_ports_.push_back(add_transfer_unit(layout.levels[i], "port", layout.level_group(i)));
   }
   last_released_.assign(signals_.size(), 0);
+}
+
+ActivitySignals::ChannelIds ActivitySignals::add_transfer_unit(const std::string& scope,
+                                                               const std::string& leaf,
+                                                               std::uint32_t group) {
+  ChannelIds ids;
+  ids.busy = add_accumulator(scope, leaf, group, "busy", nullptr, "");
+  ids.queued = add_accumulator(scope, leaf, group, nullptr, "queued_requests", "requests");
+  ids.rate = add_rate(scope, leaf + ".bytes_per_s", group, "bytes/s");
+  return ids;
 }
 
 std::uint32_t ActivitySignals::add_signal(const std::string& scope, const std::string& leaf,
@@ -244,8 +245,8 @@ void ActivitySignals::activity(const Activity& a, Time now) {
       interval(cores_[a.index].sram_write, start, end);
       break;
     case UnitKind::hbm:
-    case UnitKind::l2_port: {
-      const ChannelIds& ids = a.unit == UnitKind::hbm ? channels_[a.index] : l2_;
+    case UnitKind::level_port: {
+      const ChannelIds& ids = a.unit == UnitKind::hbm ? channels_[a.index] : level_ports_[a.index];
       interval(ids.busy, start, end);
       interval(ids.queued, issue, start);
       spread(ids.rate, start, end, a.bytes, now);

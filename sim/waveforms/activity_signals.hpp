@@ -7,10 +7,11 @@
 // the signals show:
 //
 // - busy (a unit holds at least one interval): compute units, a core's DMA (requests in flight),
-//   barriers, SRAM ports, HBM channels (pseudo-channels), the L2's port, trace players;
+//   barriers, SRAM ports, HBM channels (pseudo-channels), the shared levels' ports (the L2's),
+//   trace players;
 // - counts: requests queued in a core's in-order queue, requests and bytes in flight, resident
 //   blocks, buffer stages full (K-steps whose SRAM tiles have all landed and whose compute has not
-//   finished), requests waiting for an HBM channel or the L2's port;
+//   finished), requests waiting for an HBM channel or a shared level's port;
 // - rates over a window: FLOP/s and bytes/s, each interval's amount spread evenly over its span
 //   (a transfer's bytes over the transfer, a request's over issue to data), in exact integers, so
 //   the windows of a signal add up to the total. A window's value is released at its end.
@@ -40,7 +41,7 @@ enum class SignalKind : std::uint8_t {
 struct Signal {
   std::string name;     ///< "top.core0.dma.in_flight_bytes"
   SignalKind kind;      ///< how to show it
-  WaveformLevel level;     ///< the level of detail that includes it
+  WaveformLevel level;  ///< the level of detail that includes it
   const char* unit;     ///< "" for busy, "requests", "bytes", "blocks", "stages", "bytes/s", ...
   std::uint32_t group;  ///< the group of units it belongs to (WaveformLayout)
   std::string leaf;     ///< its name within the group: "dma.in_flight_bytes"
@@ -125,6 +126,10 @@ class ActivitySignals {
   std::uint32_t add_accumulator(const std::string& scope, const std::string& leaf,
                                 std::uint32_t group, const char* busy_leaf, const char* count_leaf,
                                 const char* unit);
+  /// A unit that transfers requests in turn (an HBM channel, a shared level's port): its busy,
+  /// the requests queued for it and its bandwidth.
+  ChannelIds add_transfer_unit(const std::string& scope, const std::string& leaf,
+                               std::uint32_t group);
   std::uint32_t add_signal(const std::string& scope, const std::string& leaf, std::uint32_t group,
                            SignalKind kind, const char* unit);
   std::uint32_t add_rate(const std::string& scope, const std::string& leaf, std::uint32_t group,
@@ -154,9 +159,9 @@ class ActivitySignals {
   std::vector<Feeds> feeds_;                     // one per program seen (a kernel has one or two)
   std::vector<ChannelIds> channels_;
   std::uint32_t hbm_rate_ = kNone;
-  std::uint32_t flop_rate_ = kNone;  // all cores
-  ChannelIds l2_;
-  std::vector<CoreIds> players_;  // dma, dma_bytes, dma_rate used
+  std::uint32_t flop_rate_ = kNone;      // all cores
+  std::vector<ChannelIds> level_ports_;  // per shared level, from the cores outwards
+  std::vector<CoreIds> players_;         // dma, dma_bytes, dma_rate used
 };
 
 }  // namespace ridgeline

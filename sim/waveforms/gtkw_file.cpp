@@ -53,8 +53,8 @@ bool analog(const Signal& s) {
   return s.kind == SignalKind::rate || s.leaf.find("in_flight_bytes") != std::string::npos;
 }
 
-// Whether the layout shows `s`: every signal of the top and the L2, of the first cores and
-// players; of the HBM its bandwidth and each channel's busy.
+// Whether the layout shows `s`: every signal of the top and the shared levels, of the first cores
+// and players; of the HBM its bandwidth and each channel's busy.
 bool shown(const Signal& s, const WaveformLayout& layout) {
   const std::uint32_t g = s.group;
   if (g == 0) return true;

@@ -2,9 +2,9 @@
 // laid out, in one group per unit: the machine's FLOP rate, the first cores (compute busy and its
 // FLOP rate, buffer stages full, the DMA's busy, queue, requests and bytes in flight and
 // bandwidth, barriers, resident blocks, SRAM ports), trace players, the HBM (its bandwidth and
-// each channel's busy) and the L2's port. Busy signals show as bits, counts as decimals, rates
-// and bytes in flight as analog steps; the view spans the traced time. The other signals are in
-// GTKWave's hierarchy browser.
+// each channel's busy) and the shared levels' ports. Busy signals show as bits, counts as decimals,
+// rates and bytes in flight as analog steps; the view spans the traced time. The other signals are
+// in GTKWave's hierarchy browser.
 #pragma once
 
 #include <string>

@@ -97,7 +97,8 @@ TimelineWriter::TimelineWriter(const std::string& path, const WaveformLayout& la
   const std::uint32_t units = layout.channels * layout.pseudo_channels;
   for (std::uint32_t u = 0; u < units; ++u)
     channel_tracks_.push_back(make_track(UnitKind::hbm, u, u + 1));
-  if (!layout.l2.empty()) l2_track_ = make_track(UnitKind::l2_port, 0, 1);
+  for (std::uint32_t i = 0; i < layout.levels.size(); ++i)
+    level_tracks_.push_back(make_track(UnitKind::level_port, i, 1));
   for (std::uint32_t i = 0; i < layout.players.size(); ++i) {
     player_tracks_.push_back(make_track(UnitKind::player, i, kDmaTid));
   }
@@ -120,8 +121,8 @@ TimelineWriter::Track& TimelineWriter::track_of(const Activity& a) {
   switch (a.unit) {
     case UnitKind::hbm:
       return channel_tracks_[a.index];
-    case UnitKind::l2_port:
-      return l2_track_;
+    case UnitKind::level_port:
+      return level_tracks_[a.index];
     case UnitKind::player:
       return player_tracks_[a.index];
     default:

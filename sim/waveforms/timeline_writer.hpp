@@ -1,5 +1,6 @@
 // A timeline in the Chrome / Perfetto trace event format (JSON): one process per unit group (the
-// top, each core, each trace player, the HBM, the L2), one track per unit, one slice per operation
+// top, each core, each trace player, the HBM, each shared level), one track per unit, one slice per
+// operation
 // ("load A_3", "compute 3", "store C_0", a channel's "read", a block's residency) with its block
 // coordinates, bytes and FLOPs as arguments, and counter tracks for the selected counts and rates
 // (requests and bytes in flight, queue depths, stages full, bandwidth, FLOP rate). Opens in
@@ -29,7 +30,8 @@ class TimelineWriter : public SignalSink {
   /// Opens `path` (ConfigError when it cannot be written) for the units `options` selects and the
   /// counters among `signals`.
   TimelineWriter(const std::string& path, const WaveformLayout& layout,
-                 const std::vector<Signal>& signals, const WaveformOptions& options, Time rate_window);
+                 const std::vector<Signal>& signals, const WaveformOptions& options,
+                 Time rate_window);
   ~TimelineWriter() override;
   TimelineWriter(const TimelineWriter&) = delete;
   TimelineWriter& operator=(const TimelineWriter&) = delete;
@@ -82,7 +84,7 @@ class TimelineWriter : public SignalSink {
   std::vector<std::vector<Track>> core_tracks_;  // per core: compute, dma, barrier, sram r/w
   std::vector<Track> block_tracks_;              // per core: its block slots (a lane each)
   std::vector<Track> channel_tracks_;
-  Track l2_track_;
+  std::vector<Track> level_tracks_;  // per shared level: its port
   std::vector<Track> player_tracks_;
   std::vector<std::pair<const Program*, std::vector<std::string>>> labels_;  // quoted
   std::vector<std::string> counter_heads_;  // per signal: a counter event up to its value

@@ -3,7 +3,8 @@
 namespace ridgeline {
 
 std::uint32_t WaveformLayout::groups() const {
-  return 1 + static_cast<std::uint32_t>(cores.size() + players.size()) + 1 + (l2.empty() ? 0 : 1);
+  return 1 + static_cast<std::uint32_t>(cores.size() + players.size()) + 1 +
+         static_cast<std::uint32_t>(levels.size());
 }
 
 std::uint32_t WaveformLayout::player_group(std::uint32_t player) const {
@@ -14,14 +15,12 @@ std::uint32_t WaveformLayout::hbm_group() const {
   return 1 + static_cast<std::uint32_t>(cores.size() + players.size());
 }
 
-std::uint32_t WaveformLayout::l2_group() const { return hbm_group() + 1; }
-
 std::string WaveformLayout::group_name(std::uint32_t group) const {
   if (group == 0) return top;
   if (group < player_group(0)) return cores[group - 1];
   if (group < hbm_group()) return players[group - player_group(0)];
   if (group == hbm_group()) return hbm;
-  return l2;
+  return levels[group - level_group(0)];
 }
 
 std::string WaveformLayout::channel_name(std::uint32_t unit) const {
@@ -44,7 +43,7 @@ std::string WaveformLayout::unit_leaf(UnitKind kind, std::uint32_t index) const 
       return "sram.write";
     case UnitKind::hbm:
       return channel_name(index);
-    case UnitKind::l2_port:
+    case UnitKind::level_port:
       return "port";
     case UnitKind::player:
       return "dma";  // a player stands in for a core's requests
@@ -56,8 +55,8 @@ std::uint32_t WaveformLayout::group_of(UnitKind kind, std::uint32_t index) const
   switch (kind) {
     case UnitKind::hbm:
       return hbm_group();
-    case UnitKind::l2_port:
-      return l2_group();
+    case UnitKind::level_port:
+      return level_group(index);
     case UnitKind::player:
       return player_group(index);
     default:

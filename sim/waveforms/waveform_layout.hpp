@@ -18,15 +18,16 @@ struct WaveformLayout {
   std::string hbm = "top.hbm";
   std::uint32_t channels = 1;
   std::uint32_t pseudo_channels = 1;  ///< per channel
-  std::string l2;                     ///< the L2's module; empty without one
+  std::vector<std::string> levels;    ///< the shared levels' modules, from the cores outwards
 
-  /// Groups of units (a timeline process each): the top, then cores, players, the HBM, the L2.
+  /// Groups of units (a timeline process each): the top, then cores, players, the HBM, the
+  /// shared levels.
   std::uint32_t groups() const;
   std::string group_name(std::uint32_t group) const;
   std::uint32_t core_group(std::uint32_t core) const { return 1 + core; }
   std::uint32_t player_group(std::uint32_t player) const;
   std::uint32_t hbm_group() const;
-  std::uint32_t l2_group() const;  ///< only with an L2
+  std::uint32_t level_group(std::uint32_t level) const { return hbm_group() + 1 + level; }
 
   /// HBM unit `unit` (channel x pseudo-channels + pseudo-channel): "ch3", or "ch3.pc1".
   std::string channel_name(std::uint32_t unit) const;

@@ -5,6 +5,7 @@
 
 #include "sim/report/compute_report.hpp"
 #include "sim/report/html_report.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -43,7 +44,7 @@ void expect_occupancy(const std::vector<std::string>& overrides, const char* lim
   const CoreStats cores = run.result.core_total();
   EXPECT_EQ(cores.peak_resident_blocks, blocks);
   nlohmann::ordered_json simulated;
-  add_simulated_compute(simulated, run.config, run.result);
+  add_simulated_compute(simulated, run.config, run.result, run_figures(run.config, run.result));
   EXPECT_EQ(simulated["occupancy"]["limited_by"], limited_by);
   // The core was full for most of the run (it waits only for the first and last blocks).
   EXPECT_GT(simulated["occupancy"]["full_s"][limited_by].get<double>(),
@@ -150,8 +151,8 @@ TEST(Spills, GoThroughTheL2LikeLocalMemory) {
       {"hardware.l2={capacity: 4MiB, line_size: 128B, associativity: 16, bandwidth: 1TB/s, "
        "hit_latency: 200ns}"});
   const Analysis& a = run.config.analysis;
-  ASSERT_TRUE(run.result.l2.has_value());
-  const L2CacheStats& l2 = *run.result.l2;
+  ASSERT_NE(run.result.cache_stats("l2"), nullptr);
+  const L2CacheStats& l2 = *run.result.cache_stats("l2");
   const CoreStats cores = run.result.core_total();
   EXPECT_EQ(cores.local_load_bytes, a.local_read_bytes);
   EXPECT_EQ(cores.local_store_bytes, a.local_write_bytes);
@@ -220,7 +221,7 @@ void expect_limiter(const std::string& workload, const std::string& cause,
   const Simulated run = simulate_once(kQ4Machine, kQ4 + workload);
   const Roofline& r = run.config.analysis.roofline;
   EXPECT_GT(r.intensity_flop_per_byte, r.ridge_flop_per_byte);  // past the ridge
-  const Limiter l = find_limiter(run.config, run.result);
+  const Limiter l = find_limiter(run.config, run.result, run_figures(run.config, run.result));
   EXPECT_EQ(l.cause, cause) << l.summary;
   EXPECT_EQ(l.detail, detail);
   if (cause != "compute") {

@@ -7,11 +7,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/util/child_process.hpp"
 #include "sim/report/compute_report.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
+#include "sim/util/child_process.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -115,8 +116,8 @@ std::vector<std::string> with(std::vector<std::string> overrides, const std::str
 TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   const RunConfig config = seed_config(kT64, k2048T64, kL2);
   const SimulationResult r = simulate(config);
-  ASSERT_TRUE(r.l2.has_value());
-  const L2CacheStats& l2 = *r.l2;
+  ASSERT_NE(r.cache_stats("l2"), nullptr);
+  const L2CacheStats& l2 = *r.cache_stats("l2");
   const Analysis& a = config.analysis;
   const CoreStats cores = r.core_total();
 
@@ -150,12 +151,12 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
   EXPECT_GE(r.time.seconds(), a.roofline.t_compute_s);
   EXPECT_LE(r.time.seconds(), a.roofline.t_compute_s * 1.03);
 
-  const Levels simulated = simulated_levels(config, r);
+  const Levels simulated = run_figures(config, r).levels;
   EXPECT_EQ(level(simulated, "hbm").bytes, r.hbm_bytes());
   EXPECT_EQ(level(simulated, "l2").bytes, a.hbm_bytes());
   EXPECT_EQ(level(simulated, "sram").bytes, a.sram_read_bytes + a.sram_write_bytes);
   EXPECT_EQ(simulated.binding, "compute");
-  EXPECT_EQ(find_limiter(config, r).cause, "compute");
+  EXPECT_EQ(find_limiter(config, r, run_figures(config, r)).cause, "compute");
 
   // Faster than the note's roof, and the text says why: HBM carried 3 of the note's 65 parts
   // (A and B once and C, against A and B 32 times each and C): 4.6 %.
@@ -168,12 +169,35 @@ TEST(L2System, CountsBalanceAcrossTheHierarchy) {
       << report_text(config, &r);
 }
 
+// The L2 is the one shared level of the chain: the result, the levels table and the JSON's
+// components each have one entry per level, in chain order between HBM and SRAM.
+TEST(L2System, TheLevelsTableHasOneEntryPerLevelOfTheChain) {
+  const RunConfig config = seed_config(kT64, k2048T64, kL2);
+  const SimulationResult r = simulate(config);
+  ASSERT_EQ(r.levels.size(), 1u);
+  EXPECT_EQ(r.levels[0].name, "l2");
+  EXPECT_EQ(r.levels[0].traffic.requested_bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(r.levels[0].traffic.below_bytes, r.hbm_bytes());
+  std::vector<std::string> names;
+  for (const LevelFigures& level : run_figures(config, r).levels.levels) {
+    names.push_back(level.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"hbm", "l2", "sram"}));
+  names.clear();
+  for (const LevelFigures& level : analytical_levels(config).levels) names.push_back(level.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"hbm", "l2", "sram"}));
+  const Json report = report_json(config, &r);
+  EXPECT_EQ(report["components"]["l2"]["fill_bytes"].get<double>(),
+            static_cast<double>(r.cache_stats("l2")->fill_bytes));
+  EXPECT_EQ(report["components"]["l2"].size(), r.levels[0].counters.size());
+}
+
 // Without an L2 the block order changes nothing the note counts: HBM carries exactly its Q.
 TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
   const RunConfig config = seed_config(kT128, {kGrouped});
   EXPECT_FALSE(config.hardware.l2.has_value());
   const SimulationResult r = simulate(config);
-  EXPECT_FALSE(r.l2.has_value());
+  EXPECT_EQ(r.cache_stats("l2"), nullptr);
   EXPECT_EQ(r.hbm.read_bytes, config.analysis.hbm_read_bytes);
   EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.sram_total().read_bytes, config.analysis.sram_read_bytes);
@@ -181,7 +205,7 @@ TEST(L2System, WithoutL2HbmCarriesExactlyTheNotesQInAnyOrder) {
   const Levels analytical = analytical_levels(config);
   ASSERT_EQ(analytical.levels.size(), 2u);  // hbm and sram
   EXPECT_EQ(level(analytical, "hbm").bytes, config.analysis.hbm_bytes());
-  EXPECT_EQ(level(simulated_levels(config, r), "hbm").bytes, config.analysis.hbm_bytes());
+  EXPECT_EQ(level(run_figures(config, r).levels, "hbm").bytes, config.analysis.hbm_bytes());
   EXPECT_EQ(report_text(config, &r).find("above the roof"), std::string::npos);
 }
 
@@ -190,11 +214,11 @@ TEST(L2System, WriteThroughSendsEveryStoreToHbm) {
   const RunConfig config =
       seed_config(kT64, with(k2048T64, "hardware.l2.write_policy=write_through"), kL2);
   const SimulationResult r = simulate(config);
-  ASSERT_TRUE(r.l2.has_value());
-  EXPECT_EQ(r.l2->write_through_bytes, config.analysis.hbm_write_bytes);
+  ASSERT_NE(r.cache_stats("l2"), nullptr);
+  EXPECT_EQ(r.cache_stats("l2")->write_through_bytes, config.analysis.hbm_write_bytes);
   EXPECT_EQ(r.hbm.write_bytes, config.analysis.hbm_write_bytes);
-  EXPECT_EQ(r.l2->writeback_bytes + r.l2->flush_bytes, 0u);
-  EXPECT_EQ(r.hbm.read_bytes, r.l2->fill_bytes);
+  EXPECT_EQ(r.cache_stats("l2")->writeback_bytes + r.cache_stats("l2")->flush_bytes, 0u);
+  EXPECT_EQ(r.hbm.read_bytes, r.cache_stats("l2")->fill_bytes);
   EXPECT_EQ(r.hbm.read_bytes, 2u * 2048 * 2048 * 4);  // reads are cached as before
 }
 
@@ -212,11 +236,11 @@ TEST(L2System, ASlowL2PortIsTheBindingLevel) {
   EXPECT_DOUBLE_EQ(l2.roof_flop_per_s, 800e9 * static_cast<double>(config.analysis.flops) /
                                            static_cast<double>(config.analysis.hbm_bytes()));
   const SimulationResult r = simulate(config);
-  const Levels simulated = simulated_levels(config, r);
+  const Levels simulated = run_figures(config, r).levels;
   EXPECT_EQ(simulated.binding, "l2");
   EXPECT_GT(level(simulated, "l2").busy_fraction, 0.97);
   // The limiter judges the run against the roof the L2 leaves, not the note's.
-  EXPECT_EQ(find_limiter(config, r).cause, "l2_bandwidth");
+  EXPECT_EQ(find_limiter(config, r, run_figures(config, r)).cause, "l2_bandwidth");
   EXPECT_GE(r.time.seconds(), l2.time_s);
   EXPECT_LE(r.time.seconds(), l2.time_s * 1.02);
 }

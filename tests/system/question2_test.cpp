@@ -55,7 +55,7 @@ struct Simulated {
 Simulated simulate_once(const std::string& hardware, const std::string& name) {
   Simulated run{test::seed_config(workload(name), {}, hardware), {}, {}};
   run.result = simulate(run.config);
-  add_simulated_compute(run.compute, run.config, run.result);
+  add_simulated_compute(run.compute, run.config, run.result, run_figures(run.config, run.result));
   return run;
 }
 

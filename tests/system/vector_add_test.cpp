@@ -4,6 +4,7 @@
 
 #include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/run_figures.hpp"
 #include "sim/run/simulate.hpp"
 #include "tests/test_support.hpp"
 
@@ -52,7 +53,7 @@ TEST(VectorAdd, LevelsTableAndReportAgreeOnHbmBusyWithPseudoChannels) {
   ASSERT_GT(config.hardware.hbm.pseudo_channels, 1u);
   const SimulationResult result = simulate(config);
   EXPECT_EQ(result.hbm_units, config.hardware.hbm.channels * config.hardware.hbm.pseudo_channels);
-  const Levels levels = simulated_levels(config, result);
+  const Levels levels = run_figures(config, result).levels;
   ASSERT_FALSE(levels.levels.empty());
   ASSERT_EQ(levels.levels.front().name, "hbm");
   const double report_busy =

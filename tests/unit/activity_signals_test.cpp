@@ -62,6 +62,31 @@ TEST(ActivitySignals, SelectionDecidesTheSignals) {
   EXPECT_EQ(signals.signals()[2].group, two_cores().core_group(1));
 }
 
+// Each shared level in the chain is a group after the HBM's, in chain order, and a port's
+// activity reaches the signals of the level its index names.
+TEST(ActivitySignals, EachSharedLevelHasItsOwnPortSignalsInChainOrder) {
+  WaveformLayout layout = two_cores();
+  layout.levels = {"top.l2", "top.l3"};
+  EXPECT_EQ(layout.groups(), layout.hbm_group() + 3);
+  EXPECT_EQ(layout.group_name(layout.level_group(0)), "top.l2");
+  EXPECT_EQ(layout.group_name(layout.level_group(1)), "top.l3");
+  EXPECT_EQ(layout.unit_path(UnitKind::level_port, 1), "top.l3.port");
+
+  WaveformOptions options;
+  options.patterns = {"top.l2.port", "top.l3.port"};
+  options.level = WaveformLevel::busy;
+  ActivitySignals signals(layout, options, ps(100));
+  std::vector<std::string> names;
+  for (const Signal& s : signals.signals()) names.push_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"top.l2.port.busy", "top.l3.port.busy"}));
+  Recorder sink;
+  sink.signals = &signals.signals();
+  signals.activity(Activity(UnitKind::level_port, 1, ps(0), ps(10), ps(50)), ps(0));
+  signals.advance(ps(1000), sink);
+  EXPECT_TRUE(sink.changes["top.l2.port.busy"].empty());
+  EXPECT_EQ(sink.changes["top.l3.port.busy"], (Changes{{10, 1}, {50, 0}}));
+}
+
 TEST(ActivitySignals, OverlappingRequestsAddUpAndBusyHoldsAcrossThem) {
   Traced t({"top.core0.dma", "top.core0.compute.busy"});
   ActivitySignals& signals = t.signals;
