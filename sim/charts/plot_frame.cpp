@@ -10,6 +10,9 @@ namespace ridgeline {
 namespace {
 
 constexpr double kCharPx = 6.6;            // a 12 px label character, on average
+constexpr double kYTitleX = 14;            // the turned y title's baseline...
+constexpr double kYTitleRight = 18;        // ...and the right of its letters
+constexpr double kTickGap = 6;             // between a y tick label and the plot
 constexpr std::size_t kTooltipPoints = 3;  // coinciding points named in a dot's tooltip
 
 }  // namespace
@@ -22,6 +25,24 @@ std::string listed_points(const std::vector<std::uint64_t>& points) {
     text += (text.empty() ? "" : " ") + std::to_string(points[i]);
   }
   return text;
+}
+
+double left_for_y_labels(const std::vector<Tick>& y_ticks, double minimum_px) {
+  std::size_t longest = 0;
+  for (const Tick& t : y_ticks) longest = std::max(longest, t.label.size());
+  return std::max(minimum_px,
+                  kYTitleRight + kTickGap + static_cast<double>(longest) * kCharPx + kTickGap);
+}
+
+double left_for_x_labels(const PlotFrame& frame) {
+  if (!x_labels_crowd(frame)) return frame.x.from_px();
+  // A turned label ends at its tick and reaches left by its length times cos 35 degrees.
+  double short_by = 0;
+  for (const Tick& t : frame.x_ticks) {
+    const double reach = static_cast<double>(t.label.size()) * kCharPx * 0.82;
+    short_by = std::max(short_by, reach + kTickGap - frame.x.at(t.value));
+  }
+  return frame.x.from_px() + short_by;
 }
 
 bool x_labels_crowd(const PlotFrame& frame) {
@@ -90,10 +111,12 @@ void draw_frame(Svg& svg, const PlotFrame& frame) {
   svg.close("g");
   svg.open("g", {{"class", "ticks"}, {"fill", "#333"}});
   for (const Tick& t : frame.y_ticks) {
-    svg.element(
-        "text",
-        {{"x", svg_number(left - 6)}, {"y", svg_number(y.at(t.value) + 4)}, {"text-anchor", "end"}},
-        t.label);
+    svg.element("text",
+                {{"class", "y-tick"},
+                 {"x", svg_number(left - kTickGap)},
+                 {"y", svg_number(y.at(t.value) + 4)},
+                 {"text-anchor", "end"}},
+                t.label);
   }
   draw_x_tick_labels(svg, x, frame.x_ticks, x_labels_crowd(frame), bottom + 16);
   svg.close("g");
@@ -111,13 +134,14 @@ void draw_frame(Svg& svg, const PlotFrame& frame) {
                {"text-anchor", "middle"}},
               frame.x_title);
   const double mid = (top + bottom) / 2;
-  svg.element("text",
-              {{"class", "y-title"},
-               {"x", "14"},
-               {"y", svg_number(mid)},
-               {"text-anchor", "middle"},
-               {"transform", fmt::format("rotate(-90 14 {})", svg_number(mid))}},
-              frame.y_title);
+  svg.element(
+      "text",
+      {{"class", "y-title"},
+       {"x", svg_number(kYTitleX)},
+       {"y", svg_number(mid)},
+       {"text-anchor", "middle"},
+       {"transform", fmt::format("rotate(-90 {} {})", svg_number(kYTitleX), svg_number(mid))}},
+      frame.y_title);
 }
 
 DotSet::DotSet(std::string css_class, std::string colour, double radius)

@@ -22,6 +22,14 @@ struct PlotFrame {
   std::string x_title, y_title;
 };
 
+/// The plot's left edge that leaves room for the y tick labels and, left of them, the turned y
+/// title: at least `minimum_px`.
+double left_for_y_labels(const std::vector<Tick>& y_ticks, double minimum_px);
+
+/// The plot's left edge at which the x tick labels, turned when they crowd, end inside the
+/// chart: the frame's own x.from_px() when they already do.
+double left_for_x_labels(const PlotFrame& frame);
+
 /// Whether the x tick labels need turning to fit between their ticks.
 bool x_labels_crowd(const PlotFrame& frame);
 /// How far below the plot the x axis's title sits (more when the tick labels are turned);

@@ -134,27 +134,32 @@ std::string render_roofline_svg(const RooflineChart& chart) {
   svg.close("g");
   svg.open("g", {{"class", "ticks"}, {"fill", "#333"}});
   for (double v = x.low(); v <= x.high() * 1.0001; v *= 10) {
+    // One format along the axis: si() throughout, not "100" then "1e+03" then "10 k".
     svg.element("text",
-                {{"x", svg_number(x.at(v))},
+                {{"class", "x-tick"},
+                 {"x", svg_number(x.at(v))},
                  {"y", svg_number(y.from_px() + 18)},
                  {"text-anchor", "middle"}},
-                intensity_text(v));
+                si(v));
   }
   for (double v = y.low(); v <= y.high() * 1.0001; v *= 10) {
     svg.element("text",
-                {{"x", svg_number(x.from_px() - 8)},
+                {{"class", "y-tick"},
+                 {"x", svg_number(x.from_px() - 8)},
                  {"y", svg_number(y.at(v) + 4)},
                  {"text-anchor", "end"}},
                 si(v));
   }
   svg.element("text",
-              {{"x", svg_number((x.from_px() + x.to_px()) / 2)},
+              {{"class", "x-title"},
+               {"x", svg_number((x.from_px() + x.to_px()) / 2)},
                {"y", svg_number(kHeight - 18)},
                {"text-anchor", "middle"}},
               "arithmetic intensity I (FLOP/byte)");
   const double mid_y = (y.from_px() + y.to_px()) / 2;
   svg.element("text",
-              {{"x", "20"},
+              {{"class", "y-title"},
+               {"x", "20"},
                {"y", svg_number(mid_y)},
                {"text-anchor", "middle"},
                {"transform", fmt::format("rotate(-90 20 {})", svg_number(mid_y))}},

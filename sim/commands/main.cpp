@@ -10,17 +10,17 @@
 #include <thread>
 
 #include "models/sc_main_stub.hpp"
-#include "sim/config/run_config.hpp"
-#include "sim/util/config_error.hpp"
-#include "sim/config/config_node.hpp"
-#include "sim/report/html_report.hpp"
-#include "sim/util/output_file.hpp"
-#include "sim/report/report.hpp"
 #include "sim/charts/roofline_chart.hpp"
-#include "sim/run/simulate.hpp"
 #include "sim/commands/study.hpp"
+#include "sim/config/config_node.hpp"
+#include "sim/config/run_config.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/simulate.hpp"
 #include "sim/sweep/sweep_report.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "sim/util/config_error.hpp"
+#include "sim/util/output_file.hpp"
 #include "sim/waveforms/waveform_options.hpp"
 
 namespace {
@@ -81,13 +81,18 @@ void add_trace_arguments(CLI::App& command, WaveformOptions& traces, WaveformOpt
   command.add_option("--trace", traces.patterns,
                      "trace only signals matching this hierarchy glob, e.g. 'top.core0.*' or "
                      "'top.hbm'; repeatable (default: all)");
+  // The defaults are WaveformOptions' own, so that the help cannot drift from them.
+  const WaveformOptions defaults;
   command.add_option("--trace-level", text.level,
-                     "detail: busy (1), counters (2: queues, in flight, blocks, stages) or rates "
-                     "(3: bandwidth and FLOP rate); default rates");
-  command.add_option("--trace-start", text.start, "trace from this simulated time, e.g. 10us");
+                     fmt::format("detail: busy (1), counters (2: queues, in flight, blocks, "
+                                 "stages) or rates (3: bandwidth and FLOP rate) (default: {})",
+                                 name_of(defaults.level)));
+  command.add_option("--trace-start", text.start,
+                     "trace from this simulated time, e.g. 10us (default: the start)");
   command.add_option("--trace-end", text.end, "trace until this simulated time (default: the end)");
   command.add_option("--trace-limit", text.limit,
-                     "stop a trace file before it passes this size (default 256MiB)");
+                     fmt::format("stop a trace file before it passes this size (default: {}MiB)",
+                                 defaults.limit_bytes >> 20));
   command.add_option("--trace-rate-window", text.rate_window,
                      "window of the rate signals (default: about T_ideal / 1000)");
 }
@@ -123,7 +128,9 @@ void add_sweep_report_arguments(CLI::App& command, SweepReportOptions& report) {
                      "e.g. hardware,workload.tile");
 }
 
-void add_config_arguments(CLI::App& command, RunOptions& options) {
+// The options `analyze` and `run` share; `simulates` says whether the command has simulated
+// figures for its pictures to show.
+void add_config_arguments(CLI::App& command, RunOptions& options, bool simulates) {
   command.add_option("HARDWARE", options.hardware, "hardware file (YAML, top key 'hardware:')")
       ->required()
       ->check(CLI::ExistingFile);
@@ -135,8 +142,10 @@ void add_config_arguments(CLI::App& command, RunOptions& options) {
                      "--set hardware.hbm.bandwidth=2TB/s; repeatable, applied in order");
   command.add_option("--json", options.json_path, "write the full report as JSON to this file");
   command.add_option("--roofline", options.roofline_path,
-                     "draw the roofline (ceilings, ridge points, the kernel's analytical and "
-                     "simulated points) as SVG to this file");
+                     simulates ? "draw the roofline (ceilings, ridge points, the kernel's "
+                                 "analytical and simulated points) as SVG to this file"
+                               : "draw the roofline (ceilings, ridge points, the kernel's "
+                                 "analytical point) as SVG to this file");
   command.add_option("--report", options.html_path,
                      "write a self-contained HTML report (tables and charts) to this file");
 }
@@ -208,24 +217,30 @@ int main(int argc, char** argv) {
       "footprint) and simulates the workload's traffic through SystemC models of HBM, SRAM, "
       "register files and compute units, reporting both side by side."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "ridgeline " RIDGELINE_VERSION, "print the version and exit");
   app.set_help_all_flag("--help-all", "show the help of every subcommand");
 
   RunOptions options;
   CLI::App* analyze = app.add_subcommand(
       "analyze", "the analytical model only: F, Q at HBM, I, roofline, bound, times, footprint");
-  add_config_arguments(*analyze, options);
+  add_config_arguments(*analyze, options, false);
   analyze->add_flag("--quiet", options.quiet, "print nothing on stdout");
 
   CLI::App* run = app.add_subcommand(
       "run", "simulate the workload on the hardware and report it beside the analytical model");
-  add_config_arguments(*run, options);
+  add_config_arguments(*run, options, true);
   run->add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
   run->add_flag("--quiet", options.quiet, "print nothing on stdout");
   WaveformOptionsText trace_text;
   add_trace_arguments(*run, options.traces, trace_text);
 
+  // -j's default, in the help of study and sweep.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::string jobs_help =
+      fmt::format("simulations run at once (default: the machine's cores, {})", cores);
+
   StudyOptions study;
-  study.jobs = std::max(1u, std::thread::hardware_concurrency());
+  study.jobs = cores;
   CLI::App* study_command = app.add_subcommand(
       "study", "several workloads on one machine: the seed note's table, then the simulated one");
   study_command->add_option("HARDWARE", study.hardware_path, "hardware file")
@@ -237,16 +252,13 @@ int main(int argc, char** argv) {
   study_command->add_option("--set", study.overrides,
                             "override one value in every run; repeatable");
   study_command->add_flag("--analytical", study.analytical_only, "skip the simulations");
-  study_command
-      ->add_option("-j,--jobs", study.jobs,
-                   "simulations run at once (default: the machine's cores)")
-      ->check(kJobs);
+  study_command->add_option("-j,--jobs", study.jobs, jobs_help)->check(kJobs);
   study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
   study_command->add_option("--roofline", study.roofline_path,
                             "draw every workload on one roofline, as SVG to this file");
 
   SweepOptions sweep;
-  sweep.jobs = std::max(1u, std::thread::hardware_concurrency());
+  sweep.jobs = cores;
   std::string shard;
   CLI::App* sweep_command = app.add_subcommand(
       "sweep",
@@ -259,18 +271,17 @@ int main(int argc, char** argv) {
       ->add_option("--out", sweep.out_directory,
                    "results directory; run again with the same one to resume")
       ->required();
-  sweep_command
-      ->add_option("-j,--jobs", sweep.jobs,
-                   "simulations run at once (default: the machine's cores)")
-      ->check(kJobs);
+  sweep_command->add_option("-j,--jobs", sweep.jobs, jobs_help)->check(kJobs);
   sweep_command->add_option("--shard", shard,
                             "run only the I-th of N slices (points p with p mod N = I - 1), "
-                            "e.g. --shard 2/4; join them with sweep-merge");
+                            "e.g. --shard 2/4; join them with sweep-merge (default: every "
+                            "point)");
   sweep_command->add_flag("--analytical", sweep.analytical,
                           "the analytical model only, in this process (no simulation)");
   sweep_command
       ->add_option("--point-timeout", sweep.point_timeout_s,
-                   "seconds a simulated point may run before it is killed and recorded failed")
+                   "seconds a simulated point may run before it is killed and recorded failed "
+                   "(default: no limit)")
       ->check(kPointTimeout);
 
   sweep_command->add_option(

@@ -136,6 +136,14 @@ ConfigNode ConfigNode::required(std::string_view key) const {
   const std::string where = key_path_.empty() ? "the file" : "'" + key_path_ + "'";
   const std::string missing_path =
       key_path_.empty() ? std::string(key) : key_path_ + "." + std::string(key);
+  if (auto removed = document_->removed.find(missing_path); removed != document_->removed.end()) {
+    const auto equals = removed->second.find('=');
+    throw ConfigError(
+        SourceLocation{"--set " + removed->second, 0, 0}, missing_path,
+        removed->second.substr(equals + 1),
+        fmt::format("'{}' is required in {}; null removes only optional keys", key, where),
+        "give it a value instead");
+  }
   // A near-miss spelling is the likely cause: point at it.
   for (const auto& entry : node_) {
     if (!entry.first.IsScalar() || asked_->count(entry.first.Scalar()) != 0) continue;
@@ -246,10 +254,12 @@ std::vector<std::string> split_path(const std::string& path) {
   return parts;
 }
 
-// Puts `value` at root.parts[1].parts[2]..., making the maps on the way; `where` and
-// `value_text` name the override in errors.
-void set_at_path(YAML::Node& root, const std::vector<std::string>& parts, const YAML::Node& value,
-                 const SourceLocation& where, const std::string& value_text) {
+// The map that holds the last key of root.parts[1].parts[2]...: with `make`, made on the way
+// (to set a value there); without, none when a map on the way is absent (nothing to remove).
+// `where` and `value_text` name the override in errors.
+std::optional<YAML::Node> map_holding(YAML::Node& root, const std::vector<std::string>& parts,
+                                      bool make, const SourceLocation& where,
+                                      const std::string& value_text) {
   // Walk with fresh handles (assigning to a yaml-cpp handle would rebind it, not the tree).
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
@@ -260,9 +270,16 @@ void set_at_path(YAML::Node& root, const std::vector<std::string>& parts, const 
           fmt::format("'{}' holds a single value, not keys",
                       fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, ".")));
     }
+    if (!make && !next.IsMap()) return std::nullopt;
     chain.push_back(next);
   }
-  chain.back()[parts.back()] = value;
+  return chain.back();
+}
+
+// Puts `value` at root.parts[1].parts[2]..., making the maps on the way.
+void set_at_path(YAML::Node& root, const std::vector<std::string>& parts, const YAML::Node& value,
+                 const SourceLocation& where, const std::string& value_text) {
+  (*map_holding(root, parts, true, where, value_text))[parts.back()] = value;
 }
 
 // Applies "a.b.c=value" under the document's root; the value is read as YAML.
@@ -288,6 +305,13 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& error) {
     throw ConfigError(where, path, value, "the value is not valid YAML: " + error.msg);
+  }
+  // key=null removes the key, which is how an optional key (hardware.l2) is turned off; YAML
+  // reads an empty value as null too. A key that is not there is already removed.
+  if (parsed.IsNull()) {
+    if (auto map = map_holding(root, parts, false, where, value)) map->remove(parts.back());
+    document.removed[path] = assignment;
+    return;
   }
   set_at_path(root, parts, parsed, where, value);
   document.overridden[path] = assignment;

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/util/config_error.hpp"
 #include "sim/config/quantity.hpp"
+#include "sim/util/config_error.hpp"
 
 namespace ridgeline {
 
@@ -27,6 +27,8 @@ struct ConfigDocument {
   /// key path -> where a value placed there was written (a sweep file); positions at and below
   /// it are that file's, the value's own line where it has one.
   std::map<std::string, SourceLocation> placed;
+  /// key path -> the --set argument that removed it (key=null), for a required key's error.
+  std::map<std::string, std::string> removed;
 };
 
 class ConfigNode {

@@ -14,7 +14,7 @@ namespace ridgeline {
 namespace {
 
 constexpr double kWidth = 470;
-constexpr double kLeft = 74, kRight = 14, kTop = 64, kPlotHeight = 220;
+constexpr double kMinLeft = 74, kRight = 14, kTop = 64, kPlotHeight = 220;
 constexpr std::size_t kLabelEachValueUpTo = 12;  // more values: ticks at round numbers
 constexpr const char* kDotColour = "#1f77b4";
 constexpr const char* kBestColour = "#d62728";
@@ -60,29 +60,35 @@ std::string render_axis_chart(const SweepTable& table, std::size_t axis, std::si
   const auto x_of = [&](std::uint32_t v) {
     return ax.numeric ? ax.values[v].number : static_cast<double>(v);
   };
+  // y first: its labels ("200 TFLOP/s") decide where the plot can start.
   PlotFrame frame;
-  if (ax.numeric) {
-    double x_low = std::numeric_limits<double>::max(),
-           x_high = std::numeric_limits<double>::lowest();
-    for (const auto& v : ax.values) {
-      x_low = std::min(x_low, v.number);
-      x_high = std::max(x_high, v.number);
-    }
-    frame.x = Scale::padded(x_low, x_high, ax.log, kLeft, kWidth - kRight);
-  } else {
-    frame.x = Scale::categorical(ax.values.size(), kLeft, kWidth - kRight);
+  const bool log_y = low > 0 && high / low >= 10;
+  frame.y = log_y ? Scale::log(low, high, kTop + kPlotHeight, kTop)
+                  : Scale::linear(std::min(0.0, low), high, kTop + kPlotHeight, kTop);
+  frame.y_ticks = frame.y.ticks(fig.unit);
+  double left = left_for_y_labels(frame.y_ticks, kMinLeft);
+  double x_low = std::numeric_limits<double>::max(), x_high = std::numeric_limits<double>::lowest();
+  for (const auto& v : ax.values) {
+    x_low = std::min(x_low, v.number);
+    x_high = std::max(x_high, v.number);
   }
+  const auto x_scale = [&](double from_px) {
+    return ax.numeric ? Scale::padded(x_low, x_high, ax.log, from_px, kWidth - kRight)
+                      : Scale::categorical(ax.values.size(), from_px, kWidth - kRight);
+  };
+  frame.x = x_scale(left);
   if (!ax.numeric || ax.values.size() <= kLabelEachValueUpTo) {
     for (std::uint32_t v = 0; v < ax.values.size(); ++v)
       frame.x_ticks.push_back({x_of(v), ax.values[v].label});
   } else {
     frame.x_ticks = frame.x.ticks();
   }
-  const bool log_y = low > 0 && high / low >= 10;
+  // Turned category labels reach left of their ticks: move the plot over when they would be cut.
+  if (const double needed = left_for_x_labels(frame); needed > left) {
+    left = needed;
+    frame.x = x_scale(left);
+  }
   const double below = x_title_depth(frame) + 12;
-  frame.y = log_y ? Scale::log(low, high, kTop + kPlotHeight, kTop)
-                  : Scale::linear(std::min(0.0, low), high, kTop + kPlotHeight, kTop);
-  frame.y_ticks = frame.y.ticks(fig.unit);
   frame.x_title = ax.name + (ax.numeric && ax.log ? " (log scale)" : "");
   frame.y_title = fmt::format("{} ({})", fig.label, fig.unit);
 
@@ -115,7 +121,7 @@ std::string render_axis_chart(const SweepTable& table, std::size_t axis, std::si
               fmt::format("best ({}) over the other axes", fig.maximize ? "highest" : "lowest"));
   draw_frame(svg, frame);
   if (!any) {
-    svg.element("text", {{"x", svg_number(kLeft + 12)}, {"y", svg_number(kTop + kPlotHeight / 2)}},
+    svg.element("text", {{"x", svg_number(left + 12)}, {"y", svg_number(kTop + kPlotHeight / 2)}},
                 "no ok point has this figure");
     return svg.str();
   }

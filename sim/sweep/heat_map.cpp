@@ -16,7 +16,9 @@ namespace {
 
 constexpr double kMaxWidth = 940;
 constexpr double kTop = 48;
-constexpr double kCharPx = 6.6;
+constexpr double kCharPx = 6.6;       // a 12 px label character, on average
+constexpr double kBoldCharPx = 7.2;   // a bold one (the y axis's name)
+constexpr double kTitleCharPx = 8.4;  // a character of the 14 px bold title
 constexpr double kMinCell = 10, kMaxCellWidth = 120, kMaxCellHeight = 34;
 constexpr double kNumberCellWidth = 52, kNumberCellHeight = 16;  // smaller: no number written
 constexpr std::size_t kReasonsShown = 4;                         // per cell tooltip
@@ -80,9 +82,12 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
   const auto goodness = [&](double v) { return fig.maximize ? position(v) : 1 - position(v); };
 
   // Layout: row labels at the left, column labels under the grid, the legend below them.
-  std::size_t longest_row = ay.name.size();
+  std::size_t longest_row = 0;
   for (const auto& v : ay.values) longest_row = std::max(longest_row, v.label.size());
-  const double left = std::min(260.0, 16 + static_cast<double>(longest_row) * kCharPx);
+  // The y axis's name sits above the row labels, right-aligned with them, in bold.
+  const double left =
+      std::min(260.0, 16 + std::max(static_cast<double>(longest_row) * kCharPx,
+                                    static_cast<double>(ay.name.size()) * kBoldCharPx));
   const double cell_w =
       std::clamp((kMaxWidth - left - 20) / static_cast<double>(nx), kMinCell, kMaxCellWidth);
   const double cell_h = std::clamp(360 / static_cast<double>(ny), kMinCell, kMaxCellHeight);
@@ -95,12 +100,14 @@ std::string render_heat_map(const SweepTable& table, std::size_t x_axis, std::si
   const bool turn = x_labels_crowd(columns);
   const double labels_depth = x_title_depth(columns);
   const double legend_top = kTop + grid_h + labels_depth + 22;
-  const double width = std::max(left + grid_w + 20, left + kLegendWidth + 260);
+  const std::string title = fmt::format("{}: the {} over the other axes, by {} and {}", fig.label,
+                                        fig.maximize ? "highest" : "lowest", ax.name, ay.name);
+  const double width = std::max({left + grid_w + 20, left + kLegendWidth + 260,
+                                 16 + static_cast<double>(title.size()) * kTitleCharPx});
   const double height = legend_top + kLegendHeight + 40;
 
   Svg svg(width, height);
-  draw_title(svg, fmt::format("{}: the {} over the other axes, by {} and {}", fig.label,
-                              fig.maximize ? "highest" : "lowest", ax.name, ay.name));
+  draw_title(svg, title);
   // Ids unique on a page that holds a map per figure (SVG inline in HTML shares one id space).
   const std::string hatch = fmt::format("heat-map-{}-hatch", figure);
   const std::string gradient = fmt::format("heat-map-{}-scale", figure);

@@ -15,7 +15,7 @@ namespace ridgeline {
 namespace {
 
 constexpr double kWidth = 780;
-constexpr double kLeft = 84, kRight = 30, kTop = 56, kPlotHeight = 340;
+constexpr double kMinLeft = 84, kRight = 30, kTop = 56, kPlotHeight = 340;
 constexpr std::size_t kLabels = 30;  // front points labelled on the chart (the table has all)
 constexpr const char* kDotColour = "#7f9fbf";
 constexpr const char* kFrontColour = "#d62728";
@@ -58,10 +58,11 @@ std::string render_pareto_chart(const SweepTable& table) {
   if (drawn.empty()) ax_low = ax_high = by_low = by_high = 1;
 
   PlotFrame frame;
-  frame.x = objective_scale(ax_low, ax_high, kLeft, kWidth - kRight);
   frame.y = objective_scale(by_low, by_high, kTop + kPlotHeight, kTop);
-  frame.x_ticks = frame.x.ticks();
   frame.y_ticks = frame.y.ticks();
+  frame.x =
+      objective_scale(ax_low, ax_high, left_for_y_labels(frame.y_ticks, kMinLeft), kWidth - kRight);
+  frame.x_ticks = frame.x.ticks();
   frame.x_title = fmt::format("{} = {} ({} is better)", a.name, a.expression, goal(a));
   frame.y_title = fmt::format("{} ({} is better)", b.name, goal(b));
   Svg svg(kWidth, kTop + kPlotHeight + x_title_depth(frame) + 12);

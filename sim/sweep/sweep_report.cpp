@@ -3,16 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <utility>
 
-#include "sim/sweep/axis_chart.hpp"
-#include "sim/util/config_error.hpp"
-#include "sim/sweep/heat_map.hpp"
-#include "sim/report/html_report.hpp"
-#include "sim/util/output_file.hpp"
-#include "sim/sweep/pareto_chart.hpp"
+#include "sim/charts/plot_frame.hpp"
 #include "sim/charts/svg.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/sweep/axis_chart.hpp"
+#include "sim/sweep/heat_map.hpp"
+#include "sim/sweep/pareto_chart.hpp"
+#include "sim/util/config_error.hpp"
+#include "sim/util/output_file.hpp"
 
 namespace ridgeline {
 
@@ -46,8 +50,37 @@ void check_distinct(const std::string& x, const std::string& y, const std::strin
   }
 }
 
-std::string number_text(double value) {
-  return std::isfinite(value) ? fmt::format("{:.6g}", value) : std::string("-");
+// The unit of a result column, read from its name's ending (simulated.time_s,
+// analytical.roof_flop_per_s, analytical.footprint.sram_bytes_per_block); "" when it names none.
+std::string column_unit(const std::string& column) {
+  constexpr std::pair<std::string_view, const char*> kEndings[] = {
+      {"flop_per_s", "FLOP/s"},    {"bytes_per_s", "B/s"},
+      {"flop_per_byte", "FLOP/B"}, {"bytes_per_block", "B"},
+      {"bytes_per_core", "B"},     {"bytes", "B"},
+      {"flops", "FLOP"},           {"_s", "s"}};
+  for (const auto& [ending, unit] : kEndings) {
+    if (column.size() >= ending.size() &&
+        column.compare(column.size() - ending.size(), ending.size(), ending) == 0)
+      return unit;
+  }
+  return "";
+}
+
+// An objective's unit, as far as its expression shows one: a column's, or a column's per
+// another's ("FLOP/s per B"); "" for anything else, which is then shown as a plain number.
+std::string expression_unit(const std::string& expression) {
+  const auto is_column = [](const std::string& text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+  };
+  if (is_column(expression)) return column_unit(expression);
+  const auto slash = expression.find(" / ");
+  if (slash == std::string::npos) return "";
+  const std::string over = expression.substr(0, slash), under = expression.substr(slash + 3);
+  if (!is_column(over) || !is_column(under)) return "";
+  const std::string over_unit = column_unit(over), under_unit = column_unit(under);
+  return over_unit.empty() || under_unit.empty() ? "" : over_unit + " per " + under_unit;
 }
 
 std::string td(const std::string& text, const std::string& key = "", bool left = false) {
@@ -55,6 +88,15 @@ std::string td(const std::string& text, const std::string& key = "", bool left =
   if (!key.empty()) attributes += fmt::format(" data-key=\"{}\"", xml_escape(key));
   if (left) attributes += " class=\"text\"";
   return fmt::format("<td{}>{}</td>", attributes, xml_escape(text));
+}
+
+// An objective's value as the charts label one ("469 us", "293 TFLOP/s"), the exact number in
+// data-value for whoever reads the page back.
+std::string value_td(double value, const std::string& unit, const std::string& key = "") {
+  if (!std::isfinite(value)) return td("-", key);
+  std::string attributes = fmt::format(" data-value=\"{}\"", data_number(value));
+  if (!key.empty()) attributes += fmt::format(" data-key=\"{}\"", xml_escape(key));
+  return fmt::format("<td{}>{}</td>", attributes, xml_escape(si_unit(value, unit)));
 }
 
 }  // namespace
@@ -216,7 +258,9 @@ std::string render_sweep_report(const SweepTable& table, const SweepReportAxes& 
                     xml_escape(best["goal"].get<std::string>()),
                     xml_escape(best["expression"].get<std::string>())));
     if (best.contains("point")) {
-      add(td(number_text(best["value"].get<double>()), "best." + name + ".value") +
+      add(value_td(best["value"].get<double>(),
+                   expression_unit(best["expression"].get<std::string>()),
+                   "best." + name + ".value") +
           td(std::to_string(best["point"].get<std::uint64_t>()), "best." + name + ".point") +
           td(best["inputs"].get<std::string>(), "", true));
     } else {
@@ -265,8 +309,8 @@ std::string render_sweep_report(const SweepTable& table, const SweepReportAxes& 
                     xml_escape(objectives[0].name), xml_escape(objectives[1].name)));
     for (const Json& p : summary["pareto"]["points"]) {
       add("<tr>" + td(std::to_string(p["point"].get<std::uint64_t>())) +
-          td(number_text(p[objectives[0].name].get<double>())) +
-          td(number_text(p[objectives[1].name].get<double>())) +
+          value_td(p[objectives[0].name].get<double>(), expression_unit(objectives[0].expression)) +
+          value_td(p[objectives[1].name].get<double>(), expression_unit(objectives[1].expression)) +
           td(p["inputs"].get<std::string>(), "", true) + "</tr>\n");
     }
     add("</table></div>\n");

@@ -253,7 +253,7 @@ SweptKey read_key(const ConfigNode& entry, const std::string& key, const SweepSp
       const YAML::Node item = list[i];
       const ConfigNode item_node(
           item, values_node.key_path() + fmt::format("[{}]", i),
-          std::make_shared<ConfigDocument>(ConfigDocument{spec.path, {}, {}}));
+          std::make_shared<ConfigDocument>(ConfigDocument{spec.path, {}, {}, {}}));
       AxisValue v;
       v.node = item;
       v.text = flow_text(item);
@@ -372,7 +372,7 @@ SweepSpec load_sweep(const std::string& path) {
   }
   for (std::size_t i = 0; i < axes.yaml().size(); ++i) {
     const ConfigNode entry(axes.yaml()[i], fmt::format("sweep.axes[{}]", i),
-                           std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}}));
+                           std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}}));
     spec.axes.push_back(read_axis(entry, spec));
     const Axis& axis = spec.axes.back();
     if (spec.points > kMaxPoints / axis.size()) entry.fail("the sweep has too many points (2^62)");
@@ -408,7 +408,7 @@ SweepSpec load_sweep(const std::string& path) {
     }
     for (std::size_t i = 0; i < constraints->yaml().size(); ++i) {
       const ConfigNode item(constraints->yaml()[i], fmt::format("sweep.constraints[{}]", i),
-                            std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}}));
+                            std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}}));
       spec.constraints.push_back(Constraint{item.text(), item});
     }
   }
@@ -450,12 +450,14 @@ SweepSpec load_sweep(const std::string& path) {
 std::vector<Objective> default_objectives(bool analytical) {
   const std::string flops =
       analytical ? "analytical.roof_flop_per_s" : "simulated.achieved_flop_per_s";
+  // The first two are the default Pareto pair: time against FLOP/s, the trade a first look asks
+  // about.
   return {Objective{"time_s", false, analytical ? "analytical.t_ideal_s" : "simulated.time_s", {}},
+          Objective{"flop_per_s", true, flops, {}},
           Objective{"flop_per_s_per_sram_byte",
                     true,
                     flops + " / analytical.footprint.sram_bytes_per_block",
-                    {}},
-          Objective{"flop_per_s", true, flops, {}}};
+                    {}}};
 }
 
 std::string Shard::to_string() const { return fmt::format("{}/{}", index + 1, count); }

@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "tests/cli/cli_support.hpp"
@@ -29,6 +31,142 @@ TEST(Cli, HelpExplainsEverySubcommand) {
   for (const char* word : {"--set", "--json", "--csv", "HARDWARE", "WORKLOAD"}) {
     EXPECT_NE(run_help.out.find(word), std::string::npos) << word;
   }
+}
+
+TEST(Cli, VersionIsTheBuildsProjectVersion) {
+  const Outcome o = ridgeline("--version");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out, "ridgeline " RIDGELINE_VERSION "\n");
+  EXPECT_NE(ridgeline("--help").out.find("--version"), std::string::npos);
+}
+
+// The options a command's --help lists, by their names as CLI11 prints them ("-j,--jobs",
+// "--trace-limit"), each with its description ("stop a trace file ... (default: 256MiB)").
+std::map<std::string, std::string> options_in_help(const std::string& help) {
+  std::map<std::string, std::string> options;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t dash = line.find_first_not_of(' ');
+    if (dash == std::string::npos || line[dash] != '-' || dash == 0) continue;
+    std::istringstream words(line.substr(dash));
+    std::string name;
+    words >> name;
+    std::string description;
+    std::getline(words, description);
+    // A long type ("FLOAT:SECONDS") puts the description on the next line.
+    if (description.find("  ") == std::string::npos) {
+      std::string next;
+      if (lines.peek() == ' ' && std::getline(lines, next)) description += next;
+    }
+    options[name] = description;
+  }
+  return options;
+}
+
+TEST(Cli, HelpStatesEveryDefaultAndAnalyzeNoSimulation) {
+  // Options without a default: files to write, overrides, flags, the sweep's --out.
+  const std::set<std::string> no_default = {"-h,--help", "--help-all", "--set",        "--json",
+                                            "--csv",     "--roofline", "--report",     "--quiet",
+                                            "--vcd",     "--timeline", "--analytical", "--out"};
+  for (const char* command : {"analyze", "run", "study", "sweep", "sweep-merge", "sweep-report"}) {
+    const Outcome o = ridgeline(std::string(command) + " --help");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const auto options = options_in_help(o.out);
+    EXPECT_FALSE(options.empty()) << command << "\n" << o.out;
+    for (const auto& [name, description] : options) {
+      if (no_default.count(name)) continue;
+      EXPECT_NE(description.find("(default: "), std::string::npos)
+          << command << " " << name << ": " << description;
+    }
+  }
+  const auto analyze = options_in_help(ridgeline("analyze --help").out);
+  ASSERT_TRUE(analyze.count("--roofline"));
+  EXPECT_EQ(analyze.at("--roofline").find("simulated"), std::string::npos)
+      << analyze.at("--roofline");
+  const auto run = options_in_help(ridgeline("run --help").out);
+  EXPECT_NE(run.at("--roofline").find("simulated"), std::string::npos);
+  EXPECT_NE(run.at("--trace-limit").find("(default: 256MiB)"), std::string::npos);
+  EXPECT_NE(run.at("--trace-level").find("(default: rates)"), std::string::npos);
+}
+
+// The README's commands block, a command's lines each ("ridgeline run ..." and the lines that
+// continue it).
+std::map<std::string, std::string> readme_commands() {
+  const std::string readme = slurp(std::string(RIDGELINE_SOURCE_DIR) + "/README.md");
+  const std::size_t section = readme.find("## Commands");
+  const std::size_t start = readme.find("```\n", section) + 4;
+  std::istringstream lines(readme.substr(start, readme.find("```", start) - start));
+  std::map<std::string, std::string> commands;
+  std::string command;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("ridgeline ", 0) == 0) {
+      std::istringstream words(line.substr(10));
+      words >> command;
+    }
+    commands[command] += line + "\n";
+  }
+  return commands;
+}
+
+TEST(Cli, ReadmeListsEveryOptionAndEveryLimiterCause) {
+  const auto readme = readme_commands();
+  for (const char* command : {"analyze", "run", "study", "sweep", "sweep-merge", "sweep-report"}) {
+    ASSERT_TRUE(readme.count(command)) << command;
+    const std::string& usage = readme.at(command);
+    for (const auto& [names, description] :
+         options_in_help(ridgeline(std::string(command) + " --help").out)) {
+      if (names == "-h,--help" || names == "--help-all") continue;
+      // Any of its names will do: "-j N" stands for -j,--jobs.
+      bool listed = false;
+      std::istringstream each(names);
+      for (std::string name; std::getline(each, name, ',');) {
+        listed = listed || usage.find(name + " ") != std::string::npos ||
+                 usage.find(name + "]") != std::string::npos ||
+                 usage.find(name + "\n") != std::string::npos;
+      }
+      EXPECT_TRUE(listed) << command << " " << names << " is missing from:\n" << usage;
+    }
+  }
+  EXPECT_TRUE(readme.count("--version"));
+  // The limiter's causes and input supply's details, as sim/report/compute_report.cpp names
+  // them in the report.
+  const std::string text = slurp(std::string(RIDGELINE_SOURCE_DIR) + "/README.md");
+  for (const char* cause : {"compute", "hbm_bandwidth", "l2_bandwidth", "sram_bandwidth",
+                            "synchronisation", "register_spill", "low_occupancy", "input_supply",
+                            "tail", "in_flight_limit", "hbm_queueing"}) {
+    EXPECT_NE(text.find(std::string("`") + cause + "`"), std::string::npos) << cause;
+  }
+}
+
+TEST(Cli, SetNullRemovesAnOptionalKey) {
+  const std::string h100 = test::config_path("hardware/h100-sxm5-80gb.yaml");
+  const std::string bf16 = test::config_path("workloads/tensor-core/gemm-4096-bf16.yaml");
+  const std::string with_path = ::testing::TempDir() + "ridgeline_cli_null_with.json";
+  const std::string without_path = ::testing::TempDir() + "ridgeline_cli_null_without.json";
+  ASSERT_EQ(ridgeline("analyze --quiet " + h100 + " " + bf16 + " --json " + with_path).exit_code,
+            0);
+  const Outcome o =
+      ridgeline("analyze --quiet " + h100 + " " + bf16 +
+                " --set hardware.l2=null --set workload.warp_tile=null --json " + without_path);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto with = nlohmann::json::parse(slurp(with_path));
+  const auto without = nlohmann::json::parse(slurp(without_path));
+  const auto level_names = [](const nlohmann::json& report) {
+    std::vector<std::string> names;
+    for (const auto& level : report["analytical"]["levels"]) names.push_back(level["name"]);
+    return names;
+  };
+  EXPECT_EQ(level_names(with), (std::vector<std::string>{"hbm", "l2", "sram"}));
+  EXPECT_EQ(level_names(without), (std::vector<std::string>{"hbm", "sram"}));
+  EXPECT_TRUE(with["hardware"].contains("l2"));
+  EXPECT_FALSE(without["hardware"].contains("l2"));
+  EXPECT_TRUE(with["workload"].contains("warp_tile"));
+  EXPECT_FALSE(without["workload"].contains("warp_tile"));
+  // Without the warp tile each thread reads its own operands: more bytes at the SRAM level.
+  EXPECT_GT(without["analytical"]["levels"][1]["bytes"].get<double>(),
+            with["analytical"]["levels"][2]["bytes"].get<double>());
+  std::remove(with_path.c_str());
+  std::remove(without_path.c_str());
 }
 
 TEST(Cli, AnalyzePrintsTheNotesFigures) {

@@ -8,12 +8,14 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "sim/charts/chart_scale.hpp"
 #include "tests/cli/cli_support.hpp"
+#include "tests/cli/svg_geometry.hpp"
 #include "tests/cli/xml_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -160,9 +162,16 @@ TEST_F(SweepReport, SummaryAndProblemsAreTheSweeps) {
     const auto point = select(page, "//td[@data-key='best." + name + ".point']");
     ASSERT_EQ(point.size(), 1u) << name;
     EXPECT_EQ(std::stoull(point[0]), best["point"].get<std::uint64_t>()) << name;
-    const auto value = select(page, "//td[@data-key='best." + name + ".value']");
+    const auto value = select(page, "//td[@data-key='best." + name + ".value']", "data-value");
     ASSERT_EQ(value.size(), 1u);
     EXPECT_NEAR(std::stod(value[0]) / best["value"].get<double>(), 1, 1e-5) << name;
+    // Shown with its unit, as the charts label values ("469 us", "293 TFLOP/s").
+    const auto shown = select(page, "//td[@data-key='best." + name + ".value']");
+    ASSERT_EQ(shown.size(), 1u);
+    const std::string unit = name == "time_s"       ? "s"
+                             : name == "flop_per_s" ? "FLOP/s"
+                                                    : "FLOP/s per B";
+    EXPECT_EQ(shown[0], si_unit(best["value"].get<double>(), unit)) << name;
   }
   // Every skipped point in the table, with its reason as results.jsonl has it.
   const auto cells = select(page, "//table[@id='problems']//tr/td");
@@ -253,24 +262,23 @@ TEST_F(SweepReport, BestPerAxisValueIsTheBestOfItsRows) {
 
 TEST_F(SweepReport, ParetoFrontIsExactlyTheNonDominatedPoints) {
   capacity();
-  // The summary's pair: time_s (minimize t_ideal) and flop_per_s_per_sram_byte (maximize).
-  ASSERT_EQ(summary_["pareto"]["objectives"], json({"time_s", "flop_per_s_per_sram_byte"}));
+  // The default pair: time_s (minimize t_ideal) and flop_per_s (maximize the roof).
+  ASSERT_EQ(summary_["pareto"]["objectives"], json({"time_s", "flop_per_s"}));
   struct Values {
     std::uint64_t point;
-    double time, per_byte;
+    double time, flop_per_s;
   };
   std::vector<Values> ok;
   for (const json& row : rows_) {
     if (row["status"] != "ok") continue;
     ok.push_back({row["point"], row["analytical.t_ideal_s"],
-                  row["analytical.roof_flop_per_s"].get<double>() /
-                      row["analytical.footprint.sram_bytes_per_block"].get<double>()});
+                  row["analytical.roof_flop_per_s"].get<double>()});
   }
   std::set<std::uint64_t> front;
   for (const Values& v : ok) {
     const bool dominated = std::any_of(ok.begin(), ok.end(), [&](const Values& w) {
-      return w.time <= v.time && w.per_byte >= v.per_byte &&
-             (w.time < v.time || w.per_byte > v.per_byte);
+      return w.time <= v.time && w.flop_per_s >= v.flop_per_s &&
+             (w.time < v.time || w.flop_per_s > v.flop_per_s);
     });
     if (!dominated) front.insert(v.point);
   }
@@ -289,7 +297,7 @@ TEST_F(SweepReport, ParetoFrontIsExactlyTheNonDominatedPoints) {
                                 [&](const Values& w) { return w.point == std::stoull(points[i]); });
     ASSERT_NE(v, ok.end());
     EXPECT_EQ(std::stod(xs[i]), v->time);
-    EXPECT_NEAR(std::stod(ys[i]) / v->per_byte, 1, 1e-12);
+    EXPECT_NEAR(std::stod(ys[i]) / v->flop_per_s, 1, 1e-12);
   }
   // Each front point is labelled with its number; every other ok point is a dot.
   std::string labels;
@@ -436,6 +444,78 @@ TEST_F(SweepReport, AxesAreCategoricalLinearOrLogAsTheirValues) {
   EXPECT_FALSE(fits_log({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));  // a step range
   EXPECT_FALSE(fits_log({1, 2}));
   EXPECT_FALSE(fits_log({0, 1, 10, 100}));
+}
+
+// A number's format in a tick label: what follows its digits, less an SI prefix ("10 k" and
+// "1 k" -> "", "200 TFLOP/s" -> "FLOP/s"); "1e+03" -> "e+03". Labels that are no number (a
+// category's) have none.
+std::optional<std::string> number_format(const std::string& label) {
+  static const std::regex number("^-?[0-9]+(\\.[0-9]+)? ?[PTGMkmunp]?(.*)$");
+  std::smatch match;
+  if (!std::regex_match(label, match, number)) return std::nullopt;
+  return match[2].str();
+}
+
+// Every chart of a page: each text inside the view box, no two tick labels of an axis over each
+// other nor under the axis's title, and an axis's numeric tick labels in one format.
+void expect_legible_charts(const std::string& html, const std::string& page) {
+  const auto svgs = svgs_of(html);
+  ASSERT_FALSE(svgs.empty()) << page;
+  for (std::size_t i = 0; i < svgs.size(); ++i) {
+    XmlDoc svg(svgs[i], "chart.svg");
+    ASSERT_NE(svg.doc, nullptr);
+    const std::string title = select(svg.doc, "//svg:text[1]").front();
+    SCOPED_TRACE(page + ", chart " + std::to_string(i) + ": " + title);
+    const auto [width, height] = test::view_box_size(svg.doc);
+    const auto boxes = test::text_boxes(svg.doc);
+    for (const test::TextBox& box : boxes) {
+      for (const auto& corner : box.corners) {
+        EXPECT_GE(corner[0], -1) << "cut at the left: " << box.text;
+        EXPECT_LE(corner[0], width + 1) << "cut at the right: " << box.text;
+        EXPECT_GE(corner[1], -1) << "cut at the top: " << box.text;
+        EXPECT_LE(corner[1], height + 1) << "cut at the bottom: " << box.text;
+      }
+    }
+    for (const char* axis : {"x", "y"}) {
+      std::vector<const test::TextBox*> ticks, titles;
+      for (const test::TextBox& box : boxes) {
+        if (box.css_class == std::string(axis) + "-tick") ticks.push_back(&box);
+        if (box.css_class == std::string(axis) + "-title") titles.push_back(&box);
+      }
+      std::set<std::string> formats;
+      bool numeric = !ticks.empty();
+      for (std::size_t a = 0; a < ticks.size(); ++a) {
+        const auto format = number_format(ticks[a]->text);
+        numeric = numeric && format.has_value();
+        if (format) formats.insert(*format);
+        for (std::size_t b = a + 1; b < ticks.size(); ++b) {
+          if (ticks[a]->angle_deg != ticks[b]->angle_deg) continue;
+          EXPECT_FALSE(test::overlap(*ticks[a], *ticks[b]))
+              << axis << " ticks '" << ticks[a]->text << "' and '" << ticks[b]->text << "'";
+        }
+        // Titles are turned by a right angle or not at all: their corners bound them exactly.
+        for (const test::TextBox* t : titles) {
+          EXPECT_FALSE(test::bounds_overlap(*ticks[a], *t))
+              << axis << " tick '" << ticks[a]->text << "' and the title '" << t->text << "'";
+        }
+      }
+      if (numeric) EXPECT_EQ(formats.size(), 1u) << axis << " ticks in several formats";
+    }
+  }
+}
+
+TEST_F(SweepReport, ChartTextsFitAndTickLabelsAreApartAndAlike) {
+  capacity();
+  expect_legible_charts(html_, "tile-capacity");
+  for (const char* sweep : {"ridge-shift", "seed-tiles"}) {
+    const std::string out = path(std::string("out-") + sweep);
+    const std::string report = path(std::string(sweep) + ".html");
+    ASSERT_EQ(ridgeline("sweep " + test::config_path(std::string("sweeps/") + sweep + ".yaml") +
+                        " --analytical --out " + out + " --report " + report)
+                  .exit_code,
+              0);
+    expect_legible_charts(slurp(report), sweep);
+  }
 }
 
 TEST_F(SweepReport, MergedShardsDrawTheSameCharts) {
