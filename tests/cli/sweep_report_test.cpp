@@ -499,7 +499,9 @@ void expect_legible_charts(const std::string& html, const std::string& page) {
               << axis << " tick '" << ticks[a]->text << "' and the title '" << t->text << "'";
         }
       }
-      if (numeric) EXPECT_EQ(formats.size(), 1u) << axis << " ticks in several formats";
+      if (numeric) {
+        EXPECT_EQ(formats.size(), 1u) << axis << " ticks in several formats";
+      }
     }
   }
 }
