@@ -7,22 +7,35 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "sim/charts/chart_scale.hpp"
-#include "sim/util/config_error.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/sweep/sweep_expression.hpp"
 #include "sim/sweep/sweep_summary.hpp"
+#include "sim/util/config_error.hpp"
 
 namespace ridgeline {
 
 namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-// The levels whose slopes are the machine's: HBM and the L2's port. (The SRAM level's bandwidth
-// depends on the kernel's mix of reads and writes, and the sweep's points sit at I at HBM.)
-constexpr const char* kLevels[] = {"hbm", "l2"};
+// The levels whose slopes are the machine's: HBM and each shared level's port, whatever the
+// chain holds, from the columns analytical.levels.<name>.bandwidth_bytes_per_s in the report's
+// order. Not SRAM's: its bandwidth depends on the kernel's mix of reads and writes, and the
+// sweep's points sit at I at HBM. Returns the level's name, or empty for any other column.
+std::string machine_level_of(const std::string& column) {
+  constexpr std::string_view prefix = "analytical.levels.";
+  constexpr std::string_view suffix = ".bandwidth_bytes_per_s";
+  if (column.size() <= prefix.size() + suffix.size() || column.rfind(prefix, 0) != 0 ||
+      column.compare(column.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return {};
+  }
+  std::string level = column.substr(prefix.size(), column.size() - prefix.size() - suffix.size());
+  return level == "sram" ? std::string() : level;
+}
 
 std::string axis_list(const std::vector<std::string>& axes) {
   std::string list;
@@ -128,11 +141,6 @@ SweepTable SweepTable::read(const std::string& directory) {
   const ColumnId dtype_id = columns.intern("workload.dtype");
   const ColumnId peak_id = columns.intern("analytical.peak_flop_per_s");
   const ColumnId hbm_id = columns.intern("analytical.hbm_bytes_per_s");
-  ColumnId level_id[std::size(kLevels)];
-  for (std::size_t l = 0; l < std::size(kLevels); ++l) {
-    level_id[l] =
-        columns.intern(fmt::format("analytical.levels.{}.bandwidth_bytes_per_s", kLevels[l]));
-  }
 
   const auto number = [](const Row& row, ColumnId id) {
     const Cell* cell = row.find(id);
@@ -145,6 +153,8 @@ SweepTable SweepTable::read(const std::string& directory) {
   };
 
   std::vector<int> axis_of;  // column id -> axis index, -1 none, -2 not looked at yet
+  std::vector<std::optional<std::string>> level_of;  // column id -> machine level; unset: not
+                                                     // looked at yet
   std::vector<std::unordered_map<std::string, std::uint32_t>> value_ids;
   std::vector<std::vector<std::uint32_t>> axis_values;  // per axis, per point
   std::unordered_map<std::string, std::uint32_t> reason_ids;
@@ -217,9 +227,13 @@ SweepTable SweepTable::read(const std::string& directory) {
     p.simulated_flop_per_s = number(row, s_flop);
 
     SweepMachine m{text(row, name_id), text(row, dtype_id), number(row, peak_id), {}};
-    for (std::size_t l = 0; l < std::size(kLevels); ++l) {
-      const double bandwidth = number(row, level_id[l]);
-      if (std::isfinite(bandwidth)) m.levels.emplace_back(kLevels[l], bandwidth);
+    level_of.resize(columns.size());
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const ColumnId id = row.column(c);
+      if (!level_of[id]) level_of[id] = machine_level_of(columns.name(id));
+      if (level_of[id]->empty()) continue;
+      const auto bandwidth = row.cell(c).number();
+      if (bandwidth && std::isfinite(*bandwidth)) m.levels.emplace_back(*level_of[id], *bandwidth);
     }
     if (m.levels.empty()) m.levels.emplace_back("hbm", number(row, hbm_id));
     std::string key = fmt::format("{}\n{}\n{}", m.name, m.dtype, m.peak_flop_per_s);
