@@ -21,6 +21,7 @@
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/util/config_error.hpp"
 #include "sim/util/output_file.hpp"
+#include "sim/util/version.hpp"
 #include "sim/waveforms/waveform_options.hpp"
 
 namespace {
@@ -217,7 +218,8 @@ int main(int argc, char** argv) {
       "footprint) and simulates the workload's traffic through SystemC models of HBM, SRAM, "
       "register files and compute units, reporting both side by side."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ridgeline " RIDGELINE_VERSION, "print the version and exit");
+  app.set_version_flag("--version", std::string("ridgeline ") + ridgeline_version(),
+                       "print the version and exit");
   app.set_help_all_flag("--help-all", "show the help of every subcommand");
 
   RunOptions options;

@@ -211,6 +211,7 @@ TEST(Cli, RunWritesJsonAndCsvWithTheFieldsScriptsRelyOn) {
         "intensity_flop_per_byte", "overlap_fraction", "stalls"}) {
     EXPECT_TRUE(report["simulated"].contains(key)) << key;
   }
+  EXPECT_EQ(report["config"]["version"], RIDGELINE_VERSION);
   EXPECT_EQ(report["analytical"]["bound"], "memory");
   EXPECT_EQ(report["simulated"]["hbm_bytes"], 12u * 1048576);
   EXPECT_EQ(report["simulated"]["flops"], 1048576u);
