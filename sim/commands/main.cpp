@@ -21,6 +21,7 @@
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/util/config_error.hpp"
 #include "sim/util/output_file.hpp"
+#include "sim/util/version.hpp"
 #include "sim/waveforms/waveform_options.hpp"
 
 namespace {
@@ -148,12 +149,15 @@ void add_config_arguments(CLI::App& command, RunOptions& options, bool simulates
                                  "analytical point) as SVG to this file");
   command.add_option("--report", options.html_path,
                      "write a self-contained HTML report (tables and charts) to this file");
+  command.add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
 }
 
-// The pictures of one run, from the same figures as its JSON (and, for the report, the busy
-// timeline collected from the run when there was one).
-void write_pictures(const RunOptions& options, const Json& report,
-                    const BusyTimeline* busy = nullptr) {
+// The files asked of one run: its JSON and CSV, and the pictures from the same figures (for the
+// report, with the busy timeline collected from the run when there was one).
+void write_report_files(const RunOptions& options, const Json& report,
+                        const BusyTimeline* busy = nullptr) {
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
+  if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
   if (!options.roofline_path.empty()) {
     write_file_atomically(options.roofline_path, render_roofline_svg(roofline_of({report}, {})));
   }
@@ -163,9 +167,7 @@ void write_pictures(const RunOptions& options, const Json& report,
 
 int analyze_command(const RunOptions& options) {
   const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
-  const Json report = report_json(config, nullptr);
-  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
-  write_pictures(options, report);
+  write_report_files(options, report_json(config, nullptr));
   if (!options.quiet) std::cout << report_text(config, nullptr);
   return 0;
 }
@@ -176,10 +178,7 @@ int run_command(const RunOptions& options) {
   std::optional<BusyTimeline> busy;
   if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
   const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
-  const Json report = report_json(config, &result);
-  if (!options.json_path.empty()) write_file_atomically(options.json_path, report.dump(2) + "\n");
-  if (!options.csv_path.empty()) write_file_atomically(options.csv_path, report_csv(report));
-  write_pictures(options, report, busy ? &*busy : nullptr);
+  write_report_files(options, report_json(config, &result), busy ? &*busy : nullptr);
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }
@@ -217,7 +216,8 @@ int main(int argc, char** argv) {
       "footprint) and simulates the workload's traffic through SystemC models of HBM, SRAM, "
       "register files and compute units, reporting both side by side."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ridgeline " RIDGELINE_VERSION, "print the version and exit");
+  app.set_version_flag("--version", std::string("ridgeline ") + ridgeline_version(),
+                       "print the version and exit");
   app.set_help_all_flag("--help-all", "show the help of every subcommand");
 
   RunOptions options;
@@ -229,7 +229,6 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run", "simulate the workload on the hardware and report it beside the analytical model");
   add_config_arguments(*run, options, true);
-  run->add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
   run->add_flag("--quiet", options.quiet, "print nothing on stdout");
   WaveformOptionsText trace_text;
   add_trace_arguments(*run, options.traces, trace_text);
@@ -254,8 +253,13 @@ int main(int argc, char** argv) {
   study_command->add_flag("--analytical", study.analytical_only, "skip the simulations");
   study_command->add_option("-j,--jobs", study.jobs, jobs_help)->check(kJobs);
   study_command->add_option("--json", study.json_path, "write every run's report as a JSON array");
+  study_command->add_option("--csv", study.csv_path,
+                            "write every run's report as CSV: one header, then a row per run");
   study_command->add_option("--roofline", study.roofline_path,
                             "draw every workload on one roofline, as SVG to this file");
+  study_command->add_option("--report", study.html_path,
+                            "write the study's tables and its roofline as one self-contained "
+                            "HTML page to this file");
 
   SweepOptions sweep;
   sweep.jobs = cores;

@@ -11,6 +11,7 @@
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
 #include "sim/report/run_figures.hpp"
+#include "sim/util/version.hpp"
 
 namespace ridgeline {
 
@@ -275,7 +276,8 @@ void add_levels_text(std::string& out, const RunConfig& config, const Simulation
 
 Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   Json report;
-  report["config"] = {{"hardware_path", config.hardware_path},
+  report["config"] = {{"version", ridgeline_version()},
+                      {"hardware_path", config.hardware_path},
                       {"workload_path", config.workload_path},
                       {"overrides", config.overrides}};
   report["hardware"] = hardware_json(config);

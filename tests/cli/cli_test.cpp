@@ -211,6 +211,7 @@ TEST(Cli, RunWritesJsonAndCsvWithTheFieldsScriptsRelyOn) {
         "intensity_flop_per_byte", "overlap_fraction", "stalls"}) {
     EXPECT_TRUE(report["simulated"].contains(key)) << key;
   }
+  EXPECT_EQ(report["config"]["version"], RIDGELINE_VERSION);
   EXPECT_EQ(report["analytical"]["bound"], "memory");
   EXPECT_EQ(report["simulated"]["hbm_bytes"], 12u * 1048576);
   EXPECT_EQ(report["simulated"]["flops"], 1048576u);
@@ -221,6 +222,30 @@ TEST(Cli, RunWritesJsonAndCsvWithTheFieldsScriptsRelyOn) {
   EXPECT_NE(csv.substr(0, newline).find("simulated.time_s"), std::string::npos);
   EXPECT_NE(csv.substr(0, newline).find("analytical.hbm_bytes"), std::string::npos);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2);
+  std::remove(json_path.c_str());
+  std::remove(csv_path.c_str());
+}
+
+// analyze writes the JSON and CSV run does, less the simulated figures; both say which build
+// wrote them.
+TEST(Cli, AnalyzeWritesJsonAndCsvNamingTheVersion) {
+  const std::string json_path = ::testing::TempDir() + "ridgeline_cli_analyze.json";
+  const std::string csv_path = ::testing::TempDir() + "ridgeline_cli_analyze.csv";
+  const Outcome o =
+      ridgeline("analyze " + kSeed + " " + kT64 + " --json " + json_path + " --csv " + csv_path);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto report = nlohmann::json::parse(slurp(json_path));
+  EXPECT_EQ(report["config"]["version"], RIDGELINE_VERSION);
+  EXPECT_FALSE(report.contains("simulated"));
+
+  const std::string csv = slurp(csv_path);
+  ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header.rfind("config.version,", 0), 0u) << header;
+  EXPECT_NE(header.find("analytical.hbm_bytes"), std::string::npos);
+  EXPECT_EQ(header.find("simulated."), std::string::npos);
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1).rfind(std::string(RIDGELINE_VERSION) + ",", 0), 0u)
+      << csv;
   std::remove(json_path.c_str());
   std::remove(csv_path.c_str());
 }
