@@ -17,7 +17,10 @@ class Time {
   constexpr Time() = default;
   static constexpr Time from_ps(std::uint64_t ps) { return Time(ps); }
   constexpr std::uint64_t ps() const { return ps_; }
-  constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
+  /// Divided by 1e12 (exact as a double), not multiplied by 1e-12 (which is not): the quotient
+  /// is correctly rounded, so a span of a short decimal number of seconds (802,311,912 ps) prints
+  /// as that decimal (0.000802311912), not with digits of noise (0.0008023119119999999).
+  constexpr double seconds() const { return static_cast<double>(ps_) / 1e12; }
 
   constexpr Time operator+(Time other) const { return Time(ps_ + other.ps_); }
   /// Saturates at zero: a span never goes negative.
@@ -71,7 +74,7 @@ class Clock {
   }
   /// Cycles elapsed in `span` (fractional cycles included), for reporting.
   constexpr double cycles_in(Time span) const {
-    return static_cast<double>(span.ps()) * 1e-12 * static_cast<double>(frequency_hz);
+    return static_cast<double>(span.ps()) * static_cast<double>(frequency_hz) / 1e12;
   }
 
  private:

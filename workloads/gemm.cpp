@@ -4,6 +4,7 @@
 
 #include "workloads/layout.hpp"
 #include "workloads/staged_loop.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 
@@ -310,8 +311,8 @@ ThreadRegistersNote WorkloadKind<GemmSpec>::thread_registers_note(const GemmSpec
   if (r.given) {
     note.limit_key = "workload.registers_per_thread";  // the count was written outright
   } else {
-    note.breakdown = fmt::format(" ({} accumulators + {} operand fragments + {} overhead)",
-                                 r.accumulators, r.fragments, r.overhead);
+    note.breakdown = fmt::format(" ({} + {} + {} overhead)", counted(r.accumulators, "accumulator"),
+                                 counted(r.fragments, "operand fragment"), r.overhead);
   }
   note.limit_fix =
       "use a smaller register_tile, or set 'spill: local' to keep the excess in local memory";

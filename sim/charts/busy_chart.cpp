@@ -50,9 +50,9 @@ void add_requesters(std::vector<Strip>& strips, const BusyTimeline& busy, std::s
 }
 
 std::string time_label(double ps) {
-  if (ps >= 1e9) return fmt::format("{:.3g} ms", ps * 1e-9);
-  if (ps >= 1e6) return fmt::format("{:.3g} us", ps * 1e-6);
-  return fmt::format("{:.3g} ns", ps * 1e-3);
+  if (ps >= 1e9) return fmt::format("{:.3g} ms", ps / 1e9);
+  if (ps >= 1e6) return fmt::format("{:.3g} us", ps / 1e6);
+  return fmt::format("{:.3g} ns", ps / 1e3);
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ std::string render_busy_chart(const BusyTimeline& busy, Time run_time,
     for (const double v : s.busy_ps) total_ps += v;
     svg.open("g", {{"class", "strip"},
                    {"data-label", s.label},
-                   {"data-busy-s", fmt::format("{:.12g}", total_ps / s.units * 1e-12)}});
+                   {"data-busy-s", fmt::format("{:.12g}", total_ps / s.units / 1e12)}});
     svg.element("text", {{"x", "0"}, {"y", svg_number(y + kRowHeight - 4)}, {"font-size", "12"}},
                 s.label);
     svg.element("rect", {{"x", svg_number(kLabelWidth)},

@@ -65,11 +65,14 @@ void Svg::open(std::string_view name, const Attributes& attributes) {
 void Svg::close(std::string_view name) { body_ += fmt::format("</{}>\n", name); }
 
 std::string Svg::str() const {
+  // Filling its box: no height either, so that the height scales with the width.
+  const std::string size = fills_box_width_ ? std::string("width=\"100%\"")
+                                            : fmt::format("width=\"{}\" height=\"{}\"",
+                                                          svg_number(width_), svg_number(height_));
   return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
-      "{1}\" "
-      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n{2}</svg>\n",
-      svg_number(width_), svg_number(height_), body_);
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" {} viewBox=\"0 0 {} {}\" "
+      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n{}</svg>\n",
+      size, svg_number(width_), svg_number(height_), body_);
 }
 
 }  // namespace ridgeline

@@ -28,6 +28,11 @@ class Svg {
   void open(std::string_view name, const Attributes& attributes);
   void close(std::string_view name);
 
+  /// Drawn to the width of its box (width="100%", the height following the view box's aspect),
+  /// rather than at its own width in pixels: for a picture that should span the page, such as a bar
+  /// of shares.
+  void fill_box_width() { fills_box_width_ = true; }
+
   /// The whole document (standalone, with the SVG namespace).
   std::string str() const;
 
@@ -35,6 +40,7 @@ class Svg {
   static std::string attribute_text(const Attributes& attributes);
   double width_;
   double height_;
+  bool fills_box_width_ = false;
   std::string body_;
 };
 

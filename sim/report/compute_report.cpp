@@ -9,6 +9,7 @@
 #include "sim/config/quantity.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/report.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 
@@ -23,10 +24,6 @@ Json intensity_or_null(std::uint64_t flops, std::uint64_t bytes) {
 std::string intensity_text(std::uint64_t flops, std::uint64_t bytes) {
   if (bytes == 0) return "no traffic";
   return fmt::format("{:.6f} FLOP/B", static_cast<double>(flops) / static_cast<double>(bytes));
-}
-
-std::string plural(std::uint64_t count, const char* word) {
-  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -122,7 +119,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
     l.summary = fmt::format(
         "compute idle {} of core time on loads in flight with nothing else to run: {:.2f} "
         "resident blocks per core, {}; a load takes {} on average (memory latency {})",
-        share(l.low_occupancy_s), f.resident_blocks_mean, plural(stages, "stage"),
+        share(l.low_occupancy_s), f.resident_blocks_mean, counted(stages, "stage"),
         engineering(load_mean, "s"),
         engineering(config.hardware.hbm.access_latency.seconds(), "s"));
   } else if (l.cause == "input_supply") {
@@ -236,7 +233,7 @@ std::string analytical_compute_text(const RunConfig& config) {
   const KernelTarget& limits = config.hardware.threads;
   std::string out =
       fmt::format("  threads: {} per block ({} of {}), {} registers per thread", f.threads,
-                  plural(f.warps, "warp"), limits.warp_size, f.registers_per_thread);
+                  counted(f.warps, "warp"), limits.warp_size, f.registers_per_thread);
   out += thread_registers_note(config.workload).breakdown;
   if (f.spilled_registers_per_thread > 0) {
     out += fmt::format(", {} above the limit of {} spilled to local memory",
@@ -248,10 +245,10 @@ std::string analytical_compute_text(const RunConfig& config) {
                        config.occupancy.active_warps, config.occupancy.max_warps,
                        100 * config.occupancy.fraction());
   }
-  out +=
-      fmt::format("  SRAM level: Q = {} bytes (operand reads {}, tile writes {}), I = {}\n",
-                  with_commas(a.sram_traffic_bytes()), with_commas(a.sram_read_bytes),
-                  with_commas(a.sram_write_bytes), intensity_text(a.flops, a.sram_traffic_bytes()));
+  out += fmt::format(
+      "  SRAM level, analytical: Q = {} bytes (operand reads {}, tile writes {}), I = {}\n",
+      with_commas(a.sram_traffic_bytes()), with_commas(a.sram_read_bytes),
+      with_commas(a.sram_write_bytes), intensity_text(a.flops, a.sram_traffic_bytes()));
   if (a.local_traffic_bytes() > 0) {
     out +=
         fmt::format("  local memory (spills): {} bytes beside Q ({} reloaded, {} written back)\n",
@@ -286,7 +283,7 @@ std::string simulated_compute_text(const RunConfig& config, const SimulationResu
         with_commas(c.local_load_bytes), with_commas(c.local_store_bytes), share(c.spill_wait));
   }
   const std::uint64_t sram_bytes = f.sram.read_bytes + f.sram.write_bytes;
-  out += fmt::format("  SRAM level: Q = {} bytes, I = {}\n", with_commas(sram_bytes),
+  out += fmt::format("  SRAM level, simulated: Q = {} bytes, I = {}\n", with_commas(sram_bytes),
                      intensity_text(f.compute.flops, sram_bytes));
   const Limiter l = find_limiter(config, r, f);
   out += fmt::format("  limiter: {}{}: {}\n", l.cause,

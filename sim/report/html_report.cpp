@@ -7,6 +7,7 @@
 #include "sim/charts/busy_chart.hpp"
 #include "sim/charts/roofline_chart.hpp"
 #include "sim/charts/svg.hpp"
+#include "sim/util/text_format.hpp"
 
 namespace ridgeline {
 
@@ -79,13 +80,34 @@ std::string value_cell(const Json& report, const std::string& path, double scale
   return cell(report, path, text);
 }
 
-// A horizontal bar of shares that add up to one: where the cores' time went.
+// A cell of a quantity in the text report's form: a time in the unit that fits it ("10.097 us"),
+// a rate with its SI prefix ("19.747033 TFLOP/s").
+enum class Quantity { seconds, flop_per_s, bytes_per_s };
+
+std::string quantity_cell(const Json& report, const std::string& path, Quantity quantity) {
+  const Json* v = at(report, path);
+  if (v == nullptr || !v->is_number()) return "<td></td>";
+  const double value = v->get<double>();
+  switch (quantity) {
+    case Quantity::seconds:
+      return cell(report, path, duration(value));
+    case Quantity::flop_per_s:
+      return cell(report, path, engineering(value, "FLOP/s"));
+    case Quantity::bytes_per_s:
+      return cell(report, path, engineering(value, "B/s"));
+  }
+  return "<td></td>";
+}
+
+// A horizontal bar of shares that add up to one: where the cores' time went. It spans the width of
+// its box (drawn at 900 units, scaled to the page), so shares adding up to one fill it.
 std::string share_bar(const std::vector<std::pair<std::string, double>>& shares,
                       const std::vector<const char*>& colours) {
   constexpr double kW = 900, kH = 34;
   constexpr double kLegendRow = 20, kLegendColumn = kW / 2;
   const double legend_rows = std::ceil(static_cast<double>(shares.size()) / 2);
   Svg svg(kW, kH + 16 + kLegendRow * legend_rows);
+  svg.fill_box_width();
   double x = 0;
   for (std::size_t i = 0; i < shares.size(); ++i) {
     const double w = std::max(0.0, shares[i].second) * kW;
@@ -159,13 +181,11 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
                     "data-key=\"{}\">{}</div></div>\n",
                     xml_escape(label), xml_escape(path), xml_escape(text)));
   };
-  card("T_ideal", "analytical.t_ideal_s",
-       fmt::format("{:.6f} ms", analytical["t_ideal_s"].get<double>() * 1e3));
+  card("T_ideal", "analytical.t_ideal_s", duration(analytical["t_ideal_s"].get<double>()));
   card("analytical bound", "analytical.bound", analytical["bound"].get<std::string>());
   if (simulated) {
     const Json& s = report["simulated"];
-    card("simulated time", "simulated.time_s",
-         fmt::format("{:.6f} ms", s["time_s"].get<double>() * 1e3));
+    card("simulated time", "simulated.time_s", duration(s["time_s"].get<double>()));
     card("of the roof", "simulated.percent_of_roof",
          fmt::format("{:.2f} %", s["percent_of_roof"].get<double>()));
     card("achieved", "simulated.achieved_flop_per_s",
@@ -193,26 +213,33 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
   // Analytical beside simulated.
   add("<h2>Analytical and simulated</h2>\n<table>\n<tr><th>figure</th><th>analytical</th>");
   add(simulated ? "<th>simulated</th></tr>\n" : "</tr>\n");
-  auto row = [&](const std::string& name, const std::string& a_path, const std::string& s_path,
-                 double scale = 1, int decimals = 6, const std::string& unit = "") {
-    add("<tr><td>" + xml_escape(name) + "</td>" +
-        value_cell(report, a_path, scale, decimals, unit));
-    if (simulated)
-      add(s_path.empty() ? "<td></td>" : value_cell(report, s_path, scale, decimals, unit));
+  // A row of the table; `cell_of` makes each side's cell from its JSON path.
+  auto row_of = [&](const std::string& name, const std::string& a_path, const std::string& s_path,
+                    const auto& cell_of) {
+    add("<tr><td>" + xml_escape(name) + "</td>" + cell_of(a_path));
+    if (simulated) add(s_path.empty() ? "<td></td>" : cell_of(s_path));
     add("</tr>\n");
   };
-  row("time (ms)", "analytical.t_ideal_s", "simulated.time_s", 1e3);
+  auto row = [&](const std::string& name, const std::string& a_path, const std::string& s_path) {
+    row_of(name, a_path, s_path, [&](const std::string& path) { return value_cell(report, path); });
+  };
+  auto quantity_row = [&](const std::string& name, const std::string& a_path,
+                          const std::string& s_path, Quantity quantity) {
+    row_of(name, a_path, s_path,
+           [&](const std::string& path) { return quantity_cell(report, path, quantity); });
+  };
+  quantity_row("time", "analytical.t_ideal_s", "simulated.time_s", Quantity::seconds);
   row("FLOPs F", "analytical.flops", "simulated.flops");
   row("HBM bytes Q", "analytical.hbm_bytes", "simulated.hbm_bytes");
   row("intensity I (FLOP/byte)", "analytical.intensity_flop_per_byte",
       "simulated.intensity_flop_per_byte");
-  row("FLOP/s (roof / achieved)", "analytical.roof_flop_per_s", "simulated.achieved_flop_per_s",
-      1e-12, 6, "T");
-  row("HBM bytes/s (peak / achieved)", "analytical.hbm_bytes_per_s",
-      "simulated.achieved_hbm_bytes_per_s", 1e-12, 6, "T");
+  quantity_row("FLOP/s (roof / achieved)", "analytical.roof_flop_per_s",
+               "simulated.achieved_flop_per_s", Quantity::flop_per_s);
+  quantity_row("HBM bytes/s (peak / achieved)", "analytical.hbm_bytes_per_s",
+               "simulated.achieved_hbm_bytes_per_s", Quantity::bytes_per_s);
   row("bound", "analytical.bound", "simulated.bound");
-  row("T_compute (ms)", "analytical.t_compute_s", "", 1e3);
-  row("T_memory (ms)", "analytical.t_memory_s", "", 1e3);
+  quantity_row("T_compute", "analytical.t_compute_s", "", Quantity::seconds);
+  quantity_row("T_memory", "analytical.t_memory_s", "", Quantity::seconds);
   add("</table>\n");
 
   // The roofline.
@@ -231,7 +258,7 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
     auto share = [&](const char* key) {
       return core_time > 0 ? stalls.value(key, 0.0) / core_time : 0;
     };
-    add("<h2>Where the cores' time went</h2>\n<div class=\"chart\">\n");
+    add("<h2>Where the cores' time went</h2>\n<div class=\"chart\" id=\"core-time\">\n");
     add(share_bar({{"compute, overlapped with memory", overlap},
                    {"compute alone", busy - overlap},
                    {"waiting for data", share("compute_waiting_data_s")},
@@ -270,8 +297,8 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
     add("<tr><td>overlap (of the shorter activity)</td>" +
         value_cell(report, "simulated.overlap_fraction", 100, 1, "%") + "</tr>\n");
     for (const auto& [key, value] : stalls.items()) {
-      add("<tr><td>" + xml_escape(key) + " (core-seconds)</td>" +
-          value_cell(report, "simulated.stalls." + key, 1, 9) + "</tr>\n");
+      add("<tr><td>" + xml_escape(key) + " (core-time)</td>" +
+          quantity_cell(report, "simulated.stalls." + key, Quantity::seconds) + "</tr>\n");
     }
     add("</table>\n");
   }

@@ -8,7 +8,7 @@ namespace ridgeline {
 
 namespace {
 
-double ns(Time t) { return static_cast<double>(t.ps()) * 1e-3; }
+double ns(Time t) { return static_cast<double>(t.ps()) / 1e3; }
 
 double fraction(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
@@ -54,11 +54,11 @@ std::string memory_trace_text(const RunConfig& config, const SimulationResult& r
   const double peak = config.hardware.hbm_bytes_per_s();
   const Latency l = latency_of(t.latency);
   std::string out;
-  out += fmt::format("  memory trace: {} accesses ({} loads, {} stores), {} bytes, in {:.6f} us\n",
+  out += fmt::format("  memory trace: {} accesses ({} loads, {} stores), {} bytes, in {}\n",
                      with_commas(t.reads + t.writes), with_commas(t.reads), with_commas(t.writes),
-                     with_commas(bytes), seconds * 1e6);
-  out += fmt::format("    achieved {:.3f} GB/s = {:.1f} % of the peak {:.3f} GB/s\n",
-                     achieved / 1e9, 100 * fraction(achieved, peak), peak / 1e9);
+                     with_commas(bytes), duration(seconds));
+  out += fmt::format("    achieved {} = {:.1f} % of the peak {}\n", engineering(achieved, "B/s"),
+                     100 * fraction(achieved, peak), engineering(peak, "B/s"));
   out += fmt::format(
       "    latency, issue to last byte (ns): mean {:.3f}  min {:.3f}  p50 {:.3f}  p90 {:.3f}  "
       "p99 {:.3f}  max {:.3f}\n",

@@ -12,6 +12,7 @@
 #include "sim/report/memory_report.hpp"
 #include "sim/report/run_figures.hpp"
 #include "sim/util/version.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 
@@ -332,9 +333,9 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   if (simulated) d = run_figures(config, *simulated);
   const char* row = "  {:<24}{:<26}{}";
   line(row, "", "analytical", d ? "simulated" : "");
-  line(row, "time", milliseconds(r.t_ideal_s) + " (T_ideal)",
-       d ? fmt::format("{}   ({:.2f} % of the roof)", milliseconds(d->time_s), d->percent_of_roof)
-         : "");
+  line(
+      row, "time", duration(r.t_ideal_s) + " (T_ideal)",
+      d ? fmt::format("{}   ({:.2f} % of the roof)", duration(d->time_s), d->percent_of_roof) : "");
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
@@ -356,8 +357,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
         100.0 * static_cast<double>(d->hbm_bytes) / static_cast<double>(a.hbm_bytes()));
   }
   line("");
-  line("  T_compute = {}   T_memory = {}   T_ideal = {}", milliseconds(r.t_compute_s),
-       milliseconds(r.t_memory_s), milliseconds(r.t_ideal_s));
+  line("  T_compute = {}   T_memory = {}   T_ideal = {}", duration(r.t_compute_s),
+       duration(r.t_memory_s), duration(r.t_ideal_s));
   if (runs_on(config.workload) == Runner::trace_players) {  // no blocks, no FLOPs
     if (simulated) {
       line("");
@@ -367,11 +368,19 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     return out;
   }
   const Footprint& f = a.footprint;
-  line("  per block: SRAM {} ({} inputs x {} stage{}), registers {} ({} accumulators)",
-       format_bytes(f.sram_bytes), format_bytes(f.input_bytes_per_stage), f.stages,
-       f.stages == 1 ? "" : "s", format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
-  line("  occupancy: {} block{} per core (limited by {})", config.occupancy.blocks_per_core,
-       config.occupancy.blocks_per_core == 1 ? "" : "s", config.occupancy.limited_by);
+  const std::string inputs = fmt::format("{} inputs x {}", format_bytes(f.input_bytes_per_stage),
+                                         counted(f.stages, "stage"));
+  if (f.sram_bytes > 0) {
+    line("  per block: SRAM {} ({}), registers {} ({} accumulators)", format_bytes(f.sram_bytes),
+         inputs, format_bytes(f.register_bytes), format_bytes(f.accumulator_bytes));
+  } else {
+    // A vector add's chunks go from HBM straight into registers: its buffers are no SRAM.
+    line(
+        "  per block: no SRAM (inputs go straight to registers); registers {} ({} + {} of results)",
+        format_bytes(f.register_bytes), inputs, format_bytes(f.accumulator_bytes));
+  }
+  line("  occupancy: {} per core (limited by {})",
+       counted(config.occupancy.blocks_per_core, "block"), config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
   add_levels_text(out, config, simulated, d ? &*d : nullptr);
@@ -380,7 +389,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     const CoreStats& c = d->cores;
     auto share = [&](Time t) { return percent(t.seconds() / d->core_time_s); };
     line("");
-    line("  where the cores' time went ({} cores x {}):", hw.cores, milliseconds(d->time_s));
+    line("  where the cores' time went ({} cores x {}):", hw.cores, duration(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
@@ -398,7 +407,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          engineering(requests ? simulated->hbm.queue_delay.seconds() / requests : 0, "s"),
          share(d->compute.operand_limited));
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
-         with_commas(c.ops), milliseconds(simulated->block_critical_path.seconds()));
+         with_commas(c.ops), duration(simulated->block_critical_path.seconds()));
     out += simulated_compute_text(config, *simulated, *d);
   }
   if (d && simulated->dram) out += dram_text(*simulated);

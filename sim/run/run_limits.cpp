@@ -164,7 +164,7 @@ u128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& tra
 
 void check_simulated_time_fits(const RunConfig& config, u128 bound_ps) {
   if (bound_ps <= kMaxSimulatedPs) return;
-  const double seconds = static_cast<double>(bound_ps) * 1e-12;
+  const double seconds = static_cast<double>(bound_ps) / 1e12;
   throw ConfigError(
       config.workload_location, "workload", "",
       fmt::format("this run could last up to {:.3g} s of simulated time{} (every op of every block "

@@ -6,8 +6,9 @@
 
 #include "models/sc_time.hpp"
 #include "sim/util/config_error.hpp"
-#include "sim/waveforms/gtkw_file.hpp"
 #include "sim/util/output_file.hpp"
+#include "sim/util/text_format.hpp"
+#include "sim/waveforms/gtkw_file.hpp"
 
 namespace ridgeline {
 
@@ -15,7 +16,7 @@ namespace {
 
 constexpr std::uint64_t kNever = ~0ull;
 
-std::string at_text(Time t) { return fmt::format("{:.6f} us", static_cast<double>(t.ps()) * 1e-6); }
+std::string at_text(Time t) { return duration(t.seconds()); }
 
 }  // namespace
 

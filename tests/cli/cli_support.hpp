@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -37,6 +38,20 @@ inline Outcome ridgeline(const std::string& arguments) {
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return outcome;
+}
+
+/// "2.22 ms" -> 0.00222, "61.8 TFLOP/s" -> 6.18e13, "34 ns" -> 3.4e-8: a label or a report's
+/// quantity read as a person reads it.
+inline double read_label(const std::string& text) {
+  std::istringstream in(text);
+  double value = 0;
+  std::string unit;
+  in >> value >> unit;
+  const std::map<char, double> prefixes{{'P', 1e15}, {'T', 1e12}, {'G', 1e9},
+                                        {'M', 1e6},  {'k', 1e3},  {'m', 1e-3},
+                                        {'u', 1e-6}, {'n', 1e-9}, {'p', 1e-12}};
+  const auto prefix = unit.size() > 1 ? prefixes.find(unit[0]) : prefixes.end();
+  return prefix == prefixes.end() ? value : value * prefix->second;
 }
 
 }  // namespace ridgeline::test

@@ -250,6 +250,30 @@ TEST(Cli, AnalyzeWritesJsonAndCsvNamingTheVersion) {
   std::remove(csv_path.c_str());
 }
 
+// Times are counts of picoseconds; the JSON writes each in the shortest form that reads back
+// exactly, and a span that is a short decimal of seconds is that decimal, not 0.0015702601329999999
+// (what 1570260133 ps x 1e-12 gives). The CSV writes the same leaves.
+TEST(Cli, JsonAndCsvTimesAreShortDecimals) {
+  const std::string json_path = ::testing::TempDir() + "ridgeline_cli_short.json";
+  const std::string csv_path = ::testing::TempDir() + "ridgeline_cli_short.csv";
+  const Outcome a100 = ridgeline("run " + test::config_path("hardware/a100-sxm4-80gb.yaml") + " " +
+                                 test::config_path("workloads/vector-add.yaml") +
+                                 " --quiet --json " + json_path + " --csv " + csv_path);
+  ASSERT_EQ(a100.exit_code, 0) << a100.err;
+  const std::string json = slurp(json_path);
+  EXPECT_NE(json.find("\"time_s\": 0.001570260133,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"in_flight_limit_s\": 0.158691518987,"), std::string::npos);
+  EXPECT_NE(slurp(csv_path).find(",0.001570260133,"), std::string::npos);
+  // T_ideal = Q / BW: 3 GiB at 1 TB/s on the seed machine.
+  const Outcome seed =
+      ridgeline("analyze " + kSeed + " " + test::config_path("workloads/vector-add.yaml") +
+                " --json " + json_path);
+  ASSERT_EQ(seed.exit_code, 0) << seed.err;
+  EXPECT_NE(slurp(json_path).find("\"t_ideal_s\": 0.003221225472,"), std::string::npos);
+  std::remove(json_path.c_str());
+  std::remove(csv_path.c_str());
+}
+
 TEST(Cli, StudyPrintsTheNotesTableAnalytically) {
   const std::string dir = test::config_path("workloads/seed/");
   const Outcome o =

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/cli/cli_support.hpp"
 #include "tests/cli/xml_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -91,7 +92,9 @@ TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
   ASSERT_NE(doc, nullptr);
   const auto time = select(doc, "//td[@data-key='simulated.time_s']");
   ASSERT_EQ(time.size(), 1u);
-  EXPECT_NEAR(std::stod(time[0]), report_["simulated"]["time_s"].get<double>() * 1e3, 1e-6);
+  // In the unit that fits it, to six decimals of that unit ("1.117524 ms").
+  EXPECT_NEAR(test::read_label(time[0]) / report_["simulated"]["time_s"].get<double>(), 1, 1e-6)
+      << time[0];
   const auto bytes = select(doc, "//td[@data-key='simulated.hbm_bytes']");
   ASSERT_EQ(bytes.size(), 1u);
   std::string digits = bytes[0];
@@ -102,6 +105,39 @@ TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
   EXPECT_EQ(bound[0], report_["analytical"]["bound"].get<std::string>());
   // No L2 here: HBM carries the note's Q, and no note explains a run above the roof.
   EXPECT_TRUE(select(doc, "//span[@data-key='l2_left_percent']").empty());
+  xmlFreeDoc(doc);
+}
+
+// The bar of where the cores' time went spans its box: the picture is drawn to the box's width,
+// and its shares, which add up to one, lie end to end from the left edge to the right.
+TEST_F(Pictures, CoreTimeBarFillsItsBox) {
+  // The bar's SVG, read as XML (the HTML parser would fold viewBox to lower case).
+  const std::string html = slurp(base_ + ".html");
+  const std::size_t box = html.find("<div class=\"chart\" id=\"core-time\">");
+  ASSERT_NE(box, std::string::npos);
+  const std::size_t start = html.find("<svg", box);
+  const std::string svg = html.substr(start, html.find("</svg>", start) + 6 - start);
+  xmlDocPtr doc = xmlReadMemory(svg.data(), static_cast<int>(svg.size()), "bar.svg", nullptr,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  ASSERT_NE(doc, nullptr) << "not well-formed XML";
+  const std::string bar = "/svg:svg";
+  ASSERT_EQ(select(doc, bar, "width"), std::vector<std::string>{"100%"});
+  EXPECT_EQ(select(doc, bar, "height"), std::vector<std::string>{""});  // follows the width
+  const auto view_box = select(doc, bar, "viewBox");
+  ASSERT_EQ(view_box.size(), 1u);
+  double box_x = 0, box_y = 0, box_width = 0, box_height = 0;
+  std::istringstream(view_box[0]) >> box_x >> box_y >> box_width >> box_height;
+  const auto xs = select(doc, bar + "/svg:rect[@data-share]", "x");
+  const auto widths = select(doc, bar + "/svg:rect[@data-share]", "width");
+  ASSERT_FALSE(xs.empty());
+  ASSERT_EQ(xs.size(), widths.size());
+  EXPECT_EQ(std::stod(xs.front()), box_x);
+  double right = box_x;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_NEAR(std::stod(xs[i]), right, 0.002) << "share " << i << " leaves a gap";
+    right = std::stod(xs[i]) + std::stod(widths[i]);
+  }
+  EXPECT_NEAR(right, box_x + box_width, 0.01);  // svg_number keeps 3 decimals
   xmlFreeDoc(doc);
 }
 

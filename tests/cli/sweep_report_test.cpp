@@ -24,6 +24,7 @@ namespace {
 
 using nlohmann::json;
 using test::Outcome;
+using test::read_label;
 using test::ridgeline;
 using test::select;
 using test::slurp;
@@ -59,18 +60,6 @@ std::string chart_in(const std::string& html, const std::string& marker) {
   if (div == std::string::npos) return "";
   const std::size_t at = html.find("<svg", div);
   return html.substr(at, html.find("</svg>", at) + 6 - at);
-}
-
-// "2.22 ms" -> 0.00222, "61.8 TFLOP/s" -> 6.18e13: a label read as a person reads it.
-double read_label(const std::string& text) {
-  std::istringstream in(text);
-  double value = 0;
-  std::string unit;
-  in >> value >> unit;
-  const std::map<char, double> prefixes{{'P', 1e15}, {'T', 1e12}, {'G', 1e9},  {'M', 1e6},
-                                        {'k', 1e3},  {'m', 1e-3}, {'u', 1e-6}, {'n', 1e-9}};
-  const auto prefix = unit.size() > 1 ? prefixes.find(unit[0]) : prefixes.end();
-  return prefix == prefixes.end() ? value : value * prefix->second;
 }
 
 std::vector<json> rows_of(const std::string& directory) {
