@@ -185,6 +185,19 @@ void ConfigNode::reject_unknown_keys() const {
     throw ConfigError(key_node.location(), key_node.key_path(), "",
                       fmt::format("unknown key '{}'", key), fix);
   }
+  // A key removed by --set key=null is no longer in the map, so the loop above cannot see it:
+  // one this map's reader never asks for is a typo, not an optional key turned off.
+  const std::string prefix = key_path_.empty() ? std::string() : key_path_ + ".";
+  for (const auto& [path, assignment] : document_->removed) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string key = path.substr(prefix.size());
+    if (key.find('.') != std::string::npos || asked_->count(key) != 0) continue;
+    std::string fix = "known keys here: " + join({known.begin(), known.end()});
+    if (auto suggestion = did_you_mean(key, known)) fix = "did you mean '" + *suggestion + "'?";
+    throw ConfigError(SourceLocation{"--set " + assignment, 0, 0}, path,
+                      assignment.substr(assignment.find('=') + 1),
+                      fmt::format("unknown key '{}'", key), fix);
+  }
 }
 
 std::string ConfigNode::text() const {
