@@ -117,12 +117,14 @@ RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
   // group's column path (one burst per tCCD_L) and the data bus (one burst per tCCD_S or burst
   // time). Bursts of different bank groups share the bus and interleave.
   const Time group_slot = max(group.column_ready, first);
-  group.column_ready = group_slot + times(tm.tCCD_L, a.bursts);
   const Time bus_slot = max(bus_free_, first);
   const Time bus = bus_time(a.bursts);
   bus_free_ = bus_slot + bus;
   const Time last =
       max(group_slot + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
+  // The group's next column goes tCCD_L after this access's last one, which the bus may have
+  // delayed past the group's own reservation.
+  group.column_ready = last + tm.tCCD_L;
   horizon_ = max(horizon_, last);
   if (result.outcome == RowOutcome::hit) result.first_command = first;
   result.first_column = first;
@@ -146,6 +148,7 @@ RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
     stats_.read_bursts += a.bursts;
   }
   stats_.bus_busy += bus;
+  stats_.bus_bytes += a.bursts * params_.burst_bytes;
   return result;
 }
 

@@ -78,6 +78,7 @@ struct DramStats : StatFields<DramStats> {
   std::uint64_t refreshes = 0;
   Time refresh_busy;  ///< time spent refreshing (tRFC each)
   Time bus_busy;      ///< data bus time of all bursts
+  std::uint64_t bus_bytes = 0;  ///< whole bursts: what the bus carried, not what was asked
 
   static constexpr auto fields() {
     return std::make_tuple(
@@ -100,7 +101,9 @@ struct DramStats : StatFields<DramStats> {
         counter("refresh_busy_s", &DramStats::refresh_busy, "s", Merge::sum,
                 "sum over pseudo-channels of time refreshing"),
         counter("bus_busy_s", &DramStats::bus_busy, "s", Merge::sum,
-                "sum over pseudo-channels of data-bus time of bursts"));
+                "sum over pseudo-channels of data-bus time of bursts"),
+        counter("bus_bytes", &DramStats::bus_bytes, "bytes", Merge::sum,
+                "bytes the data bus carried: whole bursts (requests are rounded out to them)"));
   }
 };
 

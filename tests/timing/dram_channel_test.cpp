@@ -91,6 +91,22 @@ TEST(DramChannel, DifferentBankGroupsInterleaveOnTheBus) {
   EXPECT_EQ(same_group.data_done.ps(), 37'000u);
 }
 
+TEST(DramChannel, BankGroupSpacingHoldsWhenTheBusIsBacklogged) {
+  // A long access of bank group 1 backlogs the bus; bank group 0's next accesses are delayed by
+  // the bus, and the one after must still go tCCD_L after their last column, not tCCD_S.
+  DramChannel dram(params());
+  dram.access(ps(0), read(4, 1, 1));  // g1: ACT 0, column 10
+  EXPECT_EQ(dram.access(ps(0), read(0, 1, 1)).last_column.ps(), 13'000u);  // g0: ACT 3 (tRRD_S)
+  // g1, 16 bursts: group from 12 (tCCD_L after 10), bus from 14 for 16 ns; last = 12 + 15 x 2.
+  EXPECT_EQ(dram.access(ps(0), read(4, 1, 16)).last_column.ps(), 42'000u);
+  // g0, 2 bursts: the group is free at 15 but the bus only at 30: last = 30 + 1 (bus time).
+  EXPECT_EQ(dram.access(ps(0), read(0, 1, 2)).last_column.ps(), 31'000u);
+  // g0 again: the bus is free at 32, the group only tCCD_L after 31.
+  const RowAccessTiming t = dram.access(ps(0), read(0, 1, 1));
+  EXPECT_EQ(t.last_column.ps(), 33'000u);
+  EXPECT_EQ(t.data_done.ps(), 46'000u);  // + tCL + one burst
+}
+
 TEST(DramChannel, FifthActivationWaitsForTheFourActivationWindow) {
   DramChannel dram(params());
   const std::uint32_t banks[] = {0, 4, 1, 5, 2};  // alternate groups: tRRD_S, tRRD_L both met

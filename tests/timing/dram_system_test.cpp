@@ -42,8 +42,11 @@ TEST(DramSystem, ATileSpreadsOverEveryPseudoChannelAndBankGroup) {
 TEST(DramSystem, TwoDimensionalRegionsRoundOutToBursts) {
   DramSystem dram = stack();
   // 4 rows of 40 B at a pitch of 8 KiB (the next bank group each): each row touches 2 bursts.
-  dram.access(Time{}, Region{16, 4, 40, 8192, 1}, true);
+  const DramSystem::Served served = dram.access(Time{}, Region{16, 4, 40, 8192, 1}, true);
   EXPECT_EQ(dram.stats().write_bursts, 8u);
+  // The bus carries, and is timed for, whole bursts: 8 x 32 B for the 160 B asked.
+  EXPECT_EQ(dram.stats().bus_bytes, 256u);
+  EXPECT_EQ(served.bus_busy, ns(8 * 1.25));
   EXPECT_EQ(dram.stats().activations, 4u);
   // Repeated regions move their bursts again, as a kernel without reuse reads its tiles.
   dram.access(Time{}, Region{16, 4, 40, 8192, 3}, true);
