@@ -14,6 +14,10 @@
 //    written to /tmp at start-up, and a vector add of 16 KiB requests. Items are HBM requests.
 // 5. Trace/<case>/<mode>: the seed's t = 128 case without traces and with each of them (a VCD, a
 //    timeline, both, a VCD of one core and the HBM), files in /tmp: what tracing costs per op.
+// 6. Dram/<mapping>-<stream>/<scheduler>: the DRAM comparison's streams (docs/DRAM-VALIDATION.md)
+//    on configs/hardware/hbm3-stack-ramulator.yaml: 1,048,576 accesses of 64 B, sequential and
+//    uniform over 8 GiB, under MOP4CLXOR and RoBaRaCoCh; and Hbm/gemm-4096-t64 and -t128 on
+//    hbm3-stack.yaml in both modes (what the detailed DRAM costs a GEMM).
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
 // SystemC events per second, measured in this same run, and what the detailed HBM mode costs.
 #include <benchmark/benchmark.h>
@@ -191,18 +195,19 @@ const std::string kStackHardware =
     std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/hbm3-stack.yaml";
 constexpr std::uint64_t kTraceAccesses = 2'000'000;
 
-// A memory_trace workload over `kTraceAccesses` 64 B loads, sequential or random over the stack's
-// 16 GiB; written to /tmp (about 30 MB) the first time a case asks for it.
-std::string write_trace_workload(bool random) {
-  const std::string base = "/tmp/ridgeline_bench_" + std::string(random ? "random" : "sequential");
+// A memory_trace workload of `count` 64 B loads, sequential from 0 or uniformly random over
+// `span` bytes, written to /tmp/ridgeline_bench_<name> (about 15 bytes a line) when first asked.
+std::string write_trace_workload(const std::string& name, std::uint64_t count, bool random,
+                                 std::uint64_t span, std::uint64_t seed) {
+  const std::string base = "/tmp/ridgeline_bench_" + name;
   std::ofstream trace(base + ".trace");
-  std::uint64_t state = 1;
+  std::uint64_t state = seed;
   char line[32];
-  for (std::uint64_t i = 0; i < kTraceAccesses; ++i) {
+  for (std::uint64_t i = 0; i < count; ++i) {
     std::uint64_t address = i * 64;
     if (random) {
       state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      address = (state >> 30) % ((16ULL << 30) / 64) * 64;
+      address = (state >> 30) % (span / 64) * 64;
     }
     std::snprintf(line, sizeof line, "LD 0x%llx\n", static_cast<unsigned long long>(address));
     trace << line;
@@ -210,6 +215,10 @@ std::string write_trace_workload(bool random) {
   std::ofstream(base + ".yaml") << "workload:\n  kind: memory_trace\n  path: " << base
                                 << ".trace\n";
   return base + ".yaml";
+}
+std::string write_trace_workload(bool random) {  // over the stack's 16 GiB
+  return write_trace_workload(random ? "random" : "sequential", kTraceAccesses, random, 16ULL << 30,
+                              1);
 }
 
 // `workload`: a file under configs/workloads/, or "trace:sequential" / "trace:random".
@@ -221,6 +230,25 @@ void HbmCase(benchmark::State& state, const std::string& workload,
   const auto trace = traces.find(workload);
   RunCase(state, kStackHardware, trace != traces.end() ? trace->second : workload, overrides,
           &Child::hbm_requests, "requests");
+}
+
+// ---------------------------------------------------------------- the DRAM comparison's streams
+
+const std::string kRamulatorHardware =
+    std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/hbm3-stack-ramulator.yaml";
+constexpr std::uint64_t kReferenceAccesses = 1'048'576;
+
+// The reference streams: 64 B loads at 0, 64, 128, ... or uniform over 8 GiB; in /tmp.
+std::string write_reference_workload(bool random) {
+  return write_trace_workload(random ? "ref_rand" : "ref_seq", kReferenceAccesses, random,
+                              8ULL << 30, 7);
+}
+
+void DramCase(benchmark::State& state, bool random, const std::vector<std::string>& overrides) {
+  static const std::string seq = write_reference_workload(false);
+  static const std::string rand = write_reference_workload(true);
+  RunCase(state, kRamulatorHardware, random ? rand : seq, overrides, &Child::hbm_requests,
+          "requests");
 }
 
 // ---------------------------------------------------------------- traces
@@ -304,6 +332,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       }
     }
 
+    PrintDramSummary();
     const bool any_hbm = std::any_of(rates_.begin(), rates_.end(),
                                      [](const auto& r) { return r.first.rfind("Hbm/", 0) == 0; });
     if (!any_hbm) return;
@@ -321,13 +350,28 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       std::printf("  %-30s %8.3f %10.2f %16.1f %9.1f\n", name.c_str() + 4, seconds, rate / 1e6,
                   ns_per_request, rss != rss_.end() ? rss->second : 0);
     }
-    for (const char* workload : {"trace-sequential-2M", "trace-random-2M", "vector-add-64M"}) {
+    for (const char* workload : {"trace-sequential-2M", "trace-random-2M", "vector-add-64M",
+                                 "gemm-4096-t64", "gemm-4096-t128"}) {
       const double simple = median(seconds_, std::string("Hbm/") + workload + "/simple");
       const double detailed = median(seconds_, std::string("Hbm/") + workload + "/detailed");
       if (simple > startup && detailed > startup) {
         std::printf("  %s: detailed takes %.2f x the simple mode's simulation time\n", workload,
                     (detailed - startup) / (simple - startup));
       }
+    }
+  }
+
+ private:
+  void PrintDramSummary() const {
+    // Ramulator 2.1 takes 28 to 58 s and DRAMsim3 2 to 10 s for one of these streams on this
+    // kind of machine (the figures): the ratios use the fastest of each.
+    std::printf("\n  the DRAM comparison's streams, 1,048,576 accesses (hbm3-stack-ramulator)\n");
+    std::printf("  %-34s %8s %12s %14s\n", "case", "wall s", "x Ramulator", "x DRAMsim3");
+    for (const auto& [name, seconds] : seconds_) {
+      if (name.rfind("Dram/", 0) != 0) continue;
+      const double s = median(seconds_, name);
+      if (s <= 0) continue;
+      std::printf("  %-34s %8.3f %12.0f %14.1f\n", name.c_str() + 5, s, 28.0 / s, 2.0 / s);
     }
   }
 
@@ -403,6 +447,39 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()
           ->Iterations(1);
+    }
+  }
+  // The detailed DRAM on the seed's GEMMs (t = 64 and 128) on one HBM3 stack, both modes.
+  for (const char* tile : {"t64", "t128"}) {
+    for (const char* mode : {"simple", "detailed"}) {
+      benchmark::RegisterBenchmark(
+          (std::string("Hbm/gemm-4096-") + tile + "/" + mode).c_str(), HbmCase,
+          std::string("seed/gemm-4096-") + tile + "-double.yaml",
+          std::vector<std::string>{std::string("hardware.hbm.mode=") + mode})
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
+    }
+  }
+  // The DRAM comparison's streams: both mappings, fr_fcfs; and fcfs once for what it costs.
+  for (const char* mapping : {"MOP4CLXOR", "RoBaRaCoCh"}) {
+    for (bool random : {false, true}) {
+      for (const char* scheduler : {"fr_fcfs", "fcfs"}) {
+        if (std::string(scheduler) == "fcfs" && std::string(mapping) != "MOP4CLXOR") continue;
+        std::vector<std::string> overrides{
+            std::string("hardware.hbm.address_mapping=") + mapping,
+            std::string("hardware.hbm.controller.scheduler=") + scheduler};
+        // fcfs has no queue to stall on: bound the player instead.
+        if (std::string(scheduler) == "fcfs")
+          overrides.push_back("hardware.hbm.max_requests_in_flight_per_core=2048");
+        benchmark::RegisterBenchmark((std::string("Dram/") + mapping + "-" +
+                                      (random ? "rand" : "seq") + "/" + scheduler)
+                                         .c_str(),
+                                     DramCase, random, overrides)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->Iterations(1);
+      }
     }
   }
   // Traces: the cost of each, per op (VCD and JSON stand for the files' paths).

@@ -63,35 +63,145 @@ std::optional<AddressField> address_field_named(std::string_view name) {
   return std::nullopt;
 }
 
+AddressMapping::AddressMapping(const std::array<AddressField, kAddressFields>& order) {
+  for (AddressField f : order) parts.push_back(Part{f, 0});
+}
+
+bool AddressMapping::operator==(const AddressMapping& other) const {
+  if (parts.size() != other.parts.size() || folds.size() != other.folds.size()) return false;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].field != other.parts[i].field || parts[i].bits != other.parts[i].bits)
+      return false;
+  }
+  for (std::size_t i = 0; i < folds.size(); ++i) {
+    const Fold& a = folds[i];
+    const Fold& b = other.folds[i];
+    if (a.target != b.target || a.source != b.source || a.offset != b.offset) return false;
+  }
+  return true;
+}
+
+std::string AddressMapping::text() const {
+  std::string out;
+  for (const Part& p : parts) {
+    if (!out.empty()) out += '-';
+    out += short_name(p.field);
+    if (p.bits) out += ":" + std::to_string(p.bits);
+  }
+  for (const Fold& f : folds) {
+    out += " " + std::string(short_name(f.target)) + "^" + std::string(short_name(f.source));
+    if (f.offset != kFollowingBits) out += "@" + std::to_string(f.offset);
+  }
+  return out;
+}
+
 const std::vector<NamedAddressMapping>& named_address_mappings() {
   using F = AddressField;
-  static const std::vector<NamedAddressMapping> mappings = {
-      {"channel_interleave",
-       {F::row, F::bank, F::bank_group, F::column, F::pseudo_channel, F::channel},
-       "ro-ba-bg-co-pc-ch: granules rotate over channels, then pseudo-channels, then fill a row; "
-       "the next row goes to the next bank group"},
-      {"bank_group_interleave",
-       {F::row, F::bank, F::column, F::bank_group, F::pseudo_channel, F::channel},
-       "ro-ba-co-bg-pc-ch: granules rotate over channels, pseudo-channels, then bank groups, so "
-       "a stream alternates bank groups on every pseudo-channel (tCCD_S, not tCCD_L, apart)"},
-      {"channel_contiguous",
-       {F::channel, F::pseudo_channel, F::row, F::bank, F::bank_group, F::column},
-       "ch-pc-ro-ba-bg-co: each pseudo-channel holds one contiguous slice of memory; a stream "
-       "stays on one pseudo-channel"},
-  };
+  using Fold = AddressMapping::Fold;
+  static const std::vector<NamedAddressMapping> mappings = [] {
+    std::vector<NamedAddressMapping> m = {
+        {"channel_interleave",
+         std::array<F, kAddressFields>{F::row, F::bank, F::bank_group, F::column,
+                                       F::pseudo_channel, F::channel},
+         "ro-ba-bg-co-pc-ch: granules rotate over channels, then pseudo-channels, then fill a "
+         "row; the next row goes to the next bank group"},
+        {"bank_group_interleave",
+         std::array<F, kAddressFields>{F::row, F::bank, F::column, F::bank_group,
+                                       F::pseudo_channel, F::channel},
+         "ro-ba-co-bg-pc-ch: granules rotate over channels, pseudo-channels, then bank groups, "
+         "so a stream alternates bank groups on every pseudo-channel (tCCD_S, not tCCD_L, apart)"},
+        {"channel_contiguous",
+         std::array<F, kAddressFields>{F::channel, F::pseudo_channel, F::row, F::bank,
+                                       F::bank_group, F::column},
+         "ch-pc-ro-ba-bg-co: each pseudo-channel holds one contiguous slice of memory; a stream "
+         "stays on one pseudo-channel"},
+        // Ramulator 2's RoBaRaCoCh on HBM (its levels channel, pseudochannel, bankgroup, bank,
+        // row, column): above the transaction, the channel, the column, then the pseudo-channel
+        // (its "rank"), bank group, bank and row.
+        {"RoBaRaCoCh",
+         std::array<F, kAddressFields>{F::row, F::bank, F::bank_group, F::pseudo_channel,
+                                       F::column, F::channel},
+         "ro-ba-bg-pc-co-ch on bursts (Ramulator 2): bursts rotate over channels, then fill a "
+         "row of one pseudo-channel",
+         true},
+    };
+    // Ramulator 2's MOP4CLXOR: four bursts of a row (two column bits), then channel,
+    // pseudo-channel, bank group, bank, the rest of the column, the row; then each of channel,
+    // pseudo-channel, bank group, bank and row XORed with the column's next bits in turn.
+    NamedAddressMapping mop{"MOP4CLXOR", AddressMapping{},
+                            "ro-co-ba-bg-pc-ch-co:2 on bursts, channel ... row XORed with the "
+                            "column (Ramulator 2): runs of 4 bursts, hashed over channels",
+                            true};
+    mop.mapping.parts = {{F::row, 0},        {F::column, 0},  {F::bank, 0}, {F::bank_group, 0},
+                         {F::pseudo_channel, 0}, {F::channel, 0}, {F::column, 2}};
+    for (F target : {F::channel, F::pseudo_channel, F::bank_group, F::bank, F::row}) {
+      mop.mapping.folds.push_back(Fold{target, F::column, kFollowingBits});
+    }
+    m.push_back(mop);
+    return m;
+  }();
   return mappings;
 }
 
-std::optional<std::string> check_address_map(
-    const AddressGeometry& geometry, const std::array<AddressField, kAddressFields>& order) {
-  std::array<int, kAddressFields> seen{};
-  for (AddressField f : order) ++seen[static_cast<std::size_t>(f)];
+namespace {
+
+// The bits each field takes and which address bits give them, or why there are none.
+struct Layout {
+  std::array<std::uint32_t, kAddressFields> field_bits{};
+  std::vector<std::uint32_t> part_bits;  // per part of the mapping, in its order
+};
+
+std::string field_bit_range(std::uint32_t from, std::uint32_t to) {
+  return from + 1 == to ? "bit " + std::to_string(from)
+                        : "bits " + std::to_string(from) + "-" + std::to_string(to - 1);
+}
+
+std::optional<std::string> layout_of(const AddressGeometry& g, const AddressMapping& mapping,
+                                     Layout& layout) {
+  std::array<int, kAddressFields> seen{}, widthless{};
+  std::array<std::uint32_t, kAddressFields> given{};
+  for (const AddressMapping::Part& p : mapping.parts) {
+    const auto i = static_cast<std::size_t>(p.field);
+    ++seen[i];
+    if (p.bits == 0) ++widthless[i];
+    given[i] += p.bits;
+  }
   for (std::size_t i = 0; i < kAddressFields; ++i) {
-    if (seen[i] != 1) {
-      return "the mapping must name each of ch, pc, bg, ba, ro, co exactly once ('" +
-             std::string(kShortNames[i]) + "' appears " + std::to_string(seen[i]) + " times)";
+    const auto f = static_cast<AddressField>(i);
+    const std::uint32_t bits = bits_for(count_of(g, f));
+    layout.field_bits[i] = bits;
+    const std::string name(kShortNames[i]);
+    if (seen[i] == 0) {
+      return "a bit order names all six fields: '" + name + "' is missing (" +
+             (bits ? "its " + field_bit_range(0, bits) + " unused" : "it takes no bits") + ")";
+    }
+    if (widthless[i] > 1) {
+      return "the mapping must name each of ch, pc, bg, ba, ro, co exactly once ('" + name +
+             "' appears " + std::to_string(seen[i]) +
+             " times; a field in parts gives all but one a width, e.g. co:2)";
+    }
+    if (given[i] > bits || (widthless[i] == 0 && given[i] < bits)) {
+      if (given[i] < bits) {
+        return "'" + name + "' has " + std::to_string(bits) + " bits; the mapping gives " +
+               std::to_string(given[i]) + ": " + name + " " + field_bit_range(given[i], bits) +
+               " unused";
+      }
+      return "'" + name + "' has " + std::to_string(bits) + " bits; the mapping gives " +
+             std::to_string(given[i]) + ": " + field_bit_range(bits, given[i]) + " of '" + name +
+             "' used twice (beyond its " + std::to_string(bits) + ")";
     }
   }
+  for (const AddressMapping::Part& p : mapping.parts) {
+    const auto i = static_cast<std::size_t>(p.field);
+    layout.part_bits.push_back(p.bits ? p.bits : layout.field_bits[i] - given[i]);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_address_map(const AddressGeometry& geometry,
+                                             const AddressMapping& mapping) {
   if (!is_power_of_two(geometry.interleave_bytes)) return "the interleave must be a power of two";
   if (!is_power_of_two(geometry.row_bytes)) return "the row size must be a power of two";
   if (geometry.interleave_bytes > geometry.row_bytes) {
@@ -108,59 +218,145 @@ std::optional<std::string> check_address_map(
     }
   }
   if (geometry.rows == 0) return "there must be at least one row";
-  if (!is_power_of_two(geometry.rows) && order.front() != AddressField::row) {
-    return "a row count that is not a power of two needs the row field on top ('ro' first)";
+  Layout layout;
+  if (auto problem = layout_of(geometry, mapping, layout)) return problem;
+  const AddressMapping::Part& top = mapping.parts.front();
+  if (!is_power_of_two(geometry.rows) && (top.field != AddressField::row || top.bits != 0)) {
+    return "a row count that is not a power of two needs the whole row field on top ('ro' "
+           "first)";
+  }
+  for (const AddressMapping::Fold& f : mapping.folds) {
+    if (f.target == AddressField::column) return "a fold may not change the column";
+    if (f.target == f.source) return "a fold XORs a field with another one, not with itself";
+    for (const AddressMapping::Fold& other : mapping.folds) {
+      if (other.target == f.source) {
+        return "'" + std::string(short_name(f.source)) +
+               "' is both folded into and folded from: fold from fields left as they are";
+      }
+    }
   }
   std::uint32_t bits = log2_of(geometry.interleave_bytes);
-  for (AddressField f : order) bits += bits_for(count_of(geometry, f));
+  for (std::uint32_t b : layout.field_bits) bits += b;
   if (bits > 63) return "the capacity must stay below 2^63 bytes";
   return std::nullopt;
 }
 
-AddressMap::AddressMap(const AddressGeometry& geometry,
-                       const std::array<AddressField, kAddressFields>& order)
+AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& mapping)
     : geometry_(geometry) {
-  assert(!check_address_map(geometry, order));
+  assert(!check_address_map(geometry, mapping));
+  Layout layout;
+  layout_of(geometry, mapping, layout);
   granule_log2_ = log2_of(geometry.interleave_bytes);
+  std::array<std::uint32_t, kAddressFields> next_bit{};  // per field, the next bit to place
   std::uint32_t shift = granule_log2_;
-  for (std::size_t i = kAddressFields; i-- > 0;) {  // least significant first
-    const AddressField f = order[i];
-    FieldBits& b = bits_[static_cast<std::size_t>(f)];
-    b.count = count_of(geometry, f);
-    b.width = bits_for(b.count);
+  const std::size_t n = mapping.parts.size();
+  for (std::size_t j = n; j-- > 0;) {  // least significant first
+    const AddressField f = mapping.parts[j].field;
+    const auto i = static_cast<std::size_t>(f);
+    PartBits b;
+    b.field = f;
     b.shift = shift;
-    if (f != AddressField::column && b.count > 1) {
-      // The top field takes every bit above it, so that addresses beyond the capacity wrap.
-      const std::uint64_t field_mask =
-          i == 0 ? ~std::uint64_t{0} : ((std::uint64_t{1} << b.width) - 1);
-      row_select_mask_ |= field_mask << shift;
+    b.width = layout.part_bits[j];
+    b.field_offset = next_bit[i];
+    const bool whole = b.width == layout.field_bits[i];
+    b.count = whole ? count_of(geometry, f) : std::uint64_t{1} << b.width;
+    next_bit[i] += b.width;
+    if (b.width == 0 && !(j == 0 && whole)) {
+      shift += 0;
+      continue;  // takes no bits
     }
+    parts_.push_back(b);
     shift += b.width;
+  }
+  // The most significant part takes every bit above it, so that addresses beyond the capacity
+  // wrap (modulo its count).
+  const auto address_bits_of = [&](std::size_t field, std::uint32_t from, std::uint32_t to) {
+    std::uint64_t mask = 0;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      const PartBits& b = parts_[k];
+      if (static_cast<std::size_t>(b.field) != field) continue;
+      const bool top = k + 1 == parts_.size();
+      for (std::uint32_t bit = std::max(from, b.field_offset); bit < to; ++bit) {
+        if (!top && bit >= b.field_offset + b.width) break;
+        const std::uint32_t at = b.shift + bit - b.field_offset;
+        if (at < 64) mask |= std::uint64_t{1} << at;
+      }
+    }
+    return mask;
+  };
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const PartBits& b = parts_[k];
+    if (b.field == AddressField::column || b.count <= 1 || b.shift >= 64) continue;
+    const bool top = k + 1 == parts_.size();
+    const std::uint64_t width_mask =
+        top ? ~std::uint64_t{0} : ((std::uint64_t{1} << b.width) - 1);
+    row_select_mask_ |= width_mask << b.shift;
+  }
+  std::array<std::uint32_t, kAddressFields> following{};  // per source, the next fold bit
+  for (const AddressMapping::Fold& f : mapping.folds) {
+    const auto t = static_cast<std::size_t>(f.target);
+    const auto src = static_cast<std::size_t>(f.source);
+    const std::uint32_t width = layout.field_bits[t];
+    const std::uint32_t offset = f.offset == kFollowingBits ? following[src] : f.offset;
+    if (f.offset == kFollowingBits) following[src] += width;
+    if (width == 0) continue;
+    folds_.push_back(FoldBits{t, src, offset, (std::uint64_t{1} << width) - 1});
+    row_select_mask_ |= address_bits_of(src, offset, offset + width);
   }
 }
 
+std::array<std::uint64_t, kAddressFields> AddressMap::fields_of(std::uint64_t address) const {
+  std::array<std::uint64_t, kAddressFields> v{};
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const PartBits& b = parts_[k];
+    if (b.shift >= 64) continue;
+    const std::uint64_t raw = address >> b.shift;
+    const std::uint64_t value = k + 1 == parts_.size() ? raw % b.count : raw & (b.count - 1);
+    v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
+  }
+  if (!folds_.empty()) {
+    const std::array<std::uint64_t, kAddressFields> original = v;
+    for (const FoldBits& f : folds_) {
+      v[f.target] ^= (f.offset >= 64 ? 0 : original[f.source] >> f.offset) & f.mask;
+    }
+  }
+  return v;
+}
+
 DramAddress AddressMap::decode(std::uint64_t address) const {
+  const std::array<std::uint64_t, kAddressFields> v = fields_of(address);
+  const auto at = [&](AddressField f) { return v[static_cast<std::size_t>(f)]; };
   DramAddress a;
-  a.channel = static_cast<std::uint32_t>(field(address, AddressField::channel));
-  a.pseudo_channel = static_cast<std::uint32_t>(field(address, AddressField::pseudo_channel));
-  a.bank_group = static_cast<std::uint32_t>(field(address, AddressField::bank_group));
-  a.bank = static_cast<std::uint32_t>(field(address, AddressField::bank));
-  a.row = field(address, AddressField::row);
-  a.column_byte = field(address, AddressField::column) * geometry_.interleave_bytes +
+  a.channel = static_cast<std::uint32_t>(at(AddressField::channel));
+  a.pseudo_channel = static_cast<std::uint32_t>(at(AddressField::pseudo_channel));
+  a.bank_group = static_cast<std::uint32_t>(at(AddressField::bank_group));
+  a.bank = static_cast<std::uint32_t>(at(AddressField::bank));
+  a.row = at(AddressField::row);
+  a.column_byte = at(AddressField::column) * geometry_.interleave_bytes +
                   (address & (geometry_.interleave_bytes - 1));
   return a;
 }
 
 std::uint64_t AddressMap::encode(const DramAddress& a) const {
-  auto place = [&](AddressField f, std::uint64_t value) {
-    return value << bits_[static_cast<std::size_t>(f)].shift;
-  };
-  return (a.column_byte & (geometry_.interleave_bytes - 1)) |
-         place(AddressField::column, a.column_byte / geometry_.interleave_bytes) |
-         place(AddressField::channel, a.channel) |
-         place(AddressField::pseudo_channel, a.pseudo_channel) |
-         place(AddressField::bank_group, a.bank_group) | place(AddressField::bank, a.bank) |
-         place(AddressField::row, a.row);
+  std::array<std::uint64_t, kAddressFields> v{};
+  v[static_cast<std::size_t>(AddressField::channel)] = a.channel;
+  v[static_cast<std::size_t>(AddressField::pseudo_channel)] = a.pseudo_channel;
+  v[static_cast<std::size_t>(AddressField::bank_group)] = a.bank_group;
+  v[static_cast<std::size_t>(AddressField::bank)] = a.bank;
+  v[static_cast<std::size_t>(AddressField::row)] = a.row;
+  v[static_cast<std::size_t>(AddressField::column)] = a.column_byte / geometry_.interleave_bytes;
+  const std::array<std::uint64_t, kAddressFields> decoded = v;  // sources are never folded into
+  for (const FoldBits& f : folds_) {
+    v[f.target] ^= (f.offset >= 64 ? 0 : decoded[f.source] >> f.offset) & f.mask;
+  }
+  std::uint64_t address = a.column_byte & (geometry_.interleave_bytes - 1);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const PartBits& b = parts_[k];
+    std::uint64_t value = v[static_cast<std::size_t>(b.field)] >> b.field_offset;
+    if (k + 1 < parts_.size()) value &= b.count - 1;
+    if (b.shift < 64) address |= value << b.shift;
+  }
+  return address;
 }
 
 void AddressMap::emit_block(std::uint64_t base, std::uint32_t log2_bytes,
@@ -174,8 +370,8 @@ void AddressMap::emit_block(std::uint64_t base, std::uint32_t log2_bytes,
   std::uint64_t subset = 0;
   do {
     const DramAddress a = decode(base | subset);
-    push_piece(
-        out, RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row, bytes});
+    push_piece(out, RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row,
+                             bytes, a.column_byte});
     subset = (subset - varying) & varying;
   } while (subset != 0);
 }
@@ -194,7 +390,7 @@ void AddressMap::split(std::uint64_t base, std::uint64_t length, std::vector<Row
       const std::uint64_t stop = granule_end < end ? granule_end : end;
       const DramAddress a = decode(at);
       push_piece(out, RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row,
-                               stop - at});
+                               stop - at, a.column_byte});
       at = stop;
       continue;
     }

@@ -9,9 +9,11 @@
 // the interleave granule, so consecutive granules rotate over channels, then pseudo-channels, then
 // fill a row; "ch-pc-ro-ba-bg-co" gives each channel one contiguous slice of memory instead.
 //
-// Every count is a power of two except, possibly, the rows when the row field is the most
-// significant one (a 24 GB stack has 24576 rows a bank). The capacity is the product of the
-// counts; addresses beyond it wrap around.
+// A field may be given in parts ("co:2" is two bits of the column; the lower parts hold its lower
+// bits), and folds XOR a field with bits of another (bank and channel hashing). Every count is a
+// power of two except, possibly, the rows when the whole row field is the most significant one (a
+// 24 GB stack has 24576 rows a bank). The capacity is the product of the counts; addresses beyond
+// it wrap around.
 #pragma once
 
 #include <array>
@@ -30,13 +32,44 @@ inline constexpr std::size_t kAddressFields = 6;
 std::string_view short_name(AddressField field);
 std::optional<AddressField> address_field_named(std::string_view name);
 
-/// A named mapping and its fields, most significant first.
+/// Which address bits select what, above the interleave granule: `parts`, most significant first,
+/// each a field or a part of one (`bits` of it, the lower parts holding its lower bits; 0: the
+/// whole field), then `folds`: a target field's bits XORed with bits of a source field's value
+/// (from bit `offset` of it), as DRAM simulators hash banks and channels.
+/// A fold's offset that continues where the previous fold from the same source stopped.
+inline constexpr std::uint32_t kFollowingBits = ~std::uint32_t{0};
+
+struct AddressMapping {
+  struct Part {
+    AddressField field;
+    std::uint32_t bits = 0;  ///< 0: all of the field's bits
+  };
+  struct Fold {
+    AddressField target;
+    AddressField source;
+    std::uint32_t offset = kFollowingBits;
+  };
+  std::vector<Part> parts;
+  std::vector<Fold> folds;
+
+  AddressMapping() = default;
+  /// The six whole fields, most significant first.
+  AddressMapping(const std::array<AddressField, kAddressFields>& order);  // NOLINT: implicit
+  bool operator==(const AddressMapping& other) const;
+  bool operator!=(const AddressMapping& other) const { return !(*this == other); }
+  /// "ro-ba-bg-co-pc-ch", parts with a width as "co:2", folds as " ch^co@0".
+  std::string text() const;
+};
+
+/// A named mapping.
 struct NamedAddressMapping {
   std::string_view name;
-  std::array<AddressField, kAddressFields> order;
+  AddressMapping mapping;
   std::string_view meaning;
+  bool per_burst = false;  ///< defined on bursts (transactions): the interleave must be the burst
 };
-/// channel_interleave (the default), bank_group_interleave, channel_contiguous.
+/// channel_interleave (the default), bank_group_interleave, channel_contiguous, and the mappings
+/// of Ramulator 2 (src/addr_mapper/impl/linear_mappers.cpp) on HBM: RoBaRaCoCh and MOP4CLXOR.
 const std::vector<NamedAddressMapping>& named_address_mappings();
 
 struct AddressGeometry {
@@ -71,14 +104,13 @@ struct RowPiece {
   std::uint32_t bank;  ///< bank_group x banks_per_group + bank
   std::uint64_t row;
   std::uint64_t bytes;
+  std::uint64_t column = 0;  ///< byte offset in the row of the piece's first byte
 };
 
 class AddressMap {
  public:
-  /// `order`: the six fields, most significant first. The caller has checked the rules above
-  /// (check_address_map says what is wrong).
-  AddressMap(const AddressGeometry& geometry,
-             const std::array<AddressField, kAddressFields>& order);
+  /// The caller has checked the rules (check_address_map says what is wrong).
+  AddressMap(const AddressGeometry& geometry, const AddressMapping& mapping);
 
   const AddressGeometry& geometry() const { return geometry_; }
   DramAddress decode(std::uint64_t address) const;
@@ -94,27 +126,33 @@ class AddressMap {
   void split(std::uint64_t base, std::uint64_t length, std::vector<RowPiece>& out) const;
 
  private:
-  struct FieldBits {
-    std::uint32_t shift = 0;
-    std::uint32_t width = 0;  // bits; the top field may take the rest (see count)
-    std::uint64_t count = 1;  // values; power of two unless the field is the top one
+  struct PartBits {
+    AddressField field;
+    std::uint32_t shift = 0;         // lowest address bit
+    std::uint32_t width = 0;         // address bits (the top part takes the rest, modulo count)
+    std::uint32_t field_offset = 0;  // the field bit its lowest address bit gives
+    std::uint64_t count = 1;         // values (power of two unless the part is the whole top field)
+  };
+  struct FoldBits {
+    std::size_t target, source;
+    std::uint32_t offset;
+    std::uint64_t mask;  // the target's bits
   };
   void emit_block(std::uint64_t base, std::uint32_t log2_bytes, std::vector<RowPiece>& out) const;
-  std::uint64_t field(std::uint64_t address, AddressField f) const {
-    const FieldBits& b = bits_[static_cast<std::size_t>(f)];
-    return b.shift >= 64 ? 0 : (address >> b.shift) % b.count;
-  }
+  std::array<std::uint64_t, kAddressFields> fields_of(std::uint64_t address) const;
 
   AddressGeometry geometry_;
-  std::array<FieldBits, kAddressFields> bits_{};
+  std::vector<PartBits> parts_;  // least significant first
+  std::vector<FoldBits> folds_;
   std::uint32_t granule_log2_ = 0;
   std::uint64_t row_select_mask_ = 0;  // address bits that select (unit, bank, row)
 };
 
-/// Why a geometry and order cannot be mapped, or nothing: each field once, counts powers of two
-/// (rows may be any count when the row field is the most significant), interleave a power of two
-/// dividing row_bytes.
+/// Why a geometry and mapping cannot be mapped, or nothing: every bit of every field given once
+/// (the bits left unused or given twice are named), counts powers of two (rows may be any count
+/// when the whole row field is the most significant), interleave a power of two dividing
+/// row_bytes, folds neither into the column nor from a field that is itself folded into.
 std::optional<std::string> check_address_map(const AddressGeometry& geometry,
-                                             const std::array<AddressField, kAddressFields>& order);
+                                             const AddressMapping& mapping);
 
 }  // namespace ridgeline

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
 
 namespace ridgeline {
 
@@ -9,14 +10,80 @@ namespace {
 Time times(Time t, std::uint64_t n) { return Time::from_ps(t.ps() * n); }
 }  // namespace
 
+// ------------------------------------------------------------------------------------ Timeline
+
+Time DramChannel::Timeline::find(Time earliest, Time length) const {
+  Time best = max(free, earliest);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const Time start = max(gaps[i].start, earliest);
+    if (start + length <= gaps[i].end && start < best) best = start;
+  }
+  return best;
+}
+
+bool DramChannel::Timeline::fits(Time start, Time end) const {
+  if (start >= free) return true;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (gaps[i].start <= start && end <= gaps[i].end) return true;
+  }
+  return false;
+}
+
+void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps) {
+  if (start >= free) {
+    if (keep_gaps && start > free) {
+      if (count == kGaps) {  // forget the gap that ends first
+        std::uint32_t oldest = 0;
+        for (std::uint32_t i = 1; i < count; ++i) {
+          if (gaps[i].end < gaps[oldest].end) oldest = i;
+        }
+        gaps[oldest] = gaps[--count];
+      }
+      gaps[count++] = Gap{free, start};
+    }
+    free = max(free, end);
+    return;
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    Gap& g = gaps[i];
+    if (g.start <= start && end <= g.end) {
+      const Gap after{end, g.end};
+      g.end = start;
+      if (g.end <= g.start) g = gaps[--count];
+      if (after.end > after.start && count < kGaps) gaps[count++] = after;
+      return;
+    }
+  }
+  assert(false && "take() of a span that is not free");
+}
+
+void DramChannel::Timeline::forget_before(Time t) {
+  for (std::uint32_t i = 0; i < count;) {
+    if (gaps[i].end <= t) {
+      gaps[i] = gaps[--count];
+    } else {
+      ++i;
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------------- DramChannel
+
 DramChannel::DramChannel(const DramChannelParams& params)
     : params_(params),
       burst_time_(params.data_rate.time_for(params.burst_bytes)),
       banks_(std::size_t{params.bank_groups} * params.banks_per_group),
       groups_(params.bank_groups),
-      next_refresh_(params.first_refresh) {
+      next_refresh_(params.first_refresh),
+      reorder_(params.controller.scheduler == DramScheduler::fr_fcfs) {
   assert(params.bank_groups > 0 && params.banks_per_group > 0 && params.burst_bytes > 0);
   assert(!params.refresh || params.timing.tRFC < params.timing.tREFI);
+  const DramController& c = params.controller;
+  assert(c.read_queue_depth > 0 && c.write_queue_depth > 0 &&
+         c.write_low_watermark < c.write_high_watermark &&
+         c.write_high_watermark <= c.write_queue_depth);
+  (void)c;
+  write_queue_.reserve(params.controller.write_queue_depth);
 }
 
 Time DramChannel::bus_time(std::uint64_t bursts) const {
@@ -50,7 +117,12 @@ void DramChannel::refresh_until(Time t) {
     }
     for (Bank& bank : banks_) {
       bank.open = false;
+      bank.previous_open = false;
       bank.act_ready = end;
+    }
+    if (reorder_) {  // nothing goes back before a refresh
+      bus_.count = 0;
+      for (Group& g : groups_) g.column.count = 0;
     }
     stats_.refreshes += count;
     stats_.refresh_busy += times(tm.tRFC, count);
@@ -74,14 +146,148 @@ Time DramChannel::activate(Time now, Time bank_ready, std::uint32_t group) {
   return max(slot, bank_ready);
 }
 
-RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
+bool DramChannel::covered_by_queued_write(const RowAccess& a) const {
+  const std::uint64_t end = a.column + a.bursts * params_.burst_bytes;
+  for (const QueuedWrite& w : write_queue_) {
+    const RowAccess& q = w.access;
+    if (q.bank == a.bank && q.row == a.row && q.column <= a.column &&
+        end <= q.column + q.bursts * params_.burst_bytes) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void DramChannel::close_idle_row(Time now, std::uint32_t index) {
+  // Closed page: the bank precharged as soon as it could, unless a request for its row arrived by
+  // then (this one, or a queued write).
+  Bank& bank = banks_[index];
+  if (params_.controller.page_policy != PagePolicy::closed || !bank.open || now < bank.pre_ready)
+    return;
+  for (const QueuedWrite& w : write_queue_) {
+    if (w.access.bank == index && w.access.row == bank.row) return;
+  }
+  bank.open = false;
+  bank.previous_open = false;
+  bank.act_ready = max(bank.act_ready, bank.pre_ready + params_.timing.tRP);
+  ++stats_.precharges;
+}
+
+void DramChannel::place_columns(Time first, const RowAccess& a, bool reorder,
+                                RowAccessTiming& result) {
+  // Two capacities, each reserved from when the bank can deliver: the bank group's column path
+  // (one burst per tCCD_L) and the data bus (one burst per tCCD_S or burst time). Bursts of
+  // different bank groups share the bus and interleave. fcfs reserves each after everything
+  // before it; fr_fcfs also takes gaps older accesses left.
+  const DramTimings& tm = params_.timing;
+  Group& group = groups_[a.bank / params_.banks_per_group];
+  const Time bus = bus_time(a.bursts);
+  const Time span = times(tm.tCCD_L, a.bursts);
+  Time group_slot = reorder ? group.column.find(first, span) : max(group.column.free, first);
+  const Time bus_slot = reorder ? bus_.find(first, bus) : max(bus_.free, first);
+  const auto last_of = [&](Time g) {
+    return max(g + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
+  };
+  Time last = last_of(group_slot);
+  // The group's next column goes tCCD_L after this access's last one, which the bus may have
+  // delayed past the group's own reservation: the gap must hold that too.
+  if (reorder && !group.column.fits(group_slot, last + tm.tCCD_L)) {
+    group_slot = max(group.column.free, first);
+    last = last_of(group_slot);
+  }
+  const bool in_gap = bus_slot < bus_.free || group_slot < group.column.free;
+  group.column.take(group_slot, last + tm.tCCD_L, reorder);
+  bus_.take(bus_slot, bus_slot + bus, reorder);
+  if (in_gap) {
+    ++stats_.ready_first;
+  } else {
+    ++stats_.in_order;
+  }
+  result.first_column = first;
+  result.last_column = last;
+  result.bus_start = bus_slot;
+  stats_.bus_busy += bus;
+  stats_.bus_bytes += a.bursts * params_.burst_bytes;
+}
+
+void DramChannel::finish_columns(const RowAccess& a, RowAccessTiming& result) {
+  const DramTimings& tm = params_.timing;
+  Bank& bank = banks_[a.bank];
+  Group& group = groups_[a.bank / params_.banks_per_group];
+  const Time last = result.last_column;
+  horizon_ = max(horizon_, last);
+  if (any_access_ && last_was_write_ != a.is_write) ++stats_.turnarounds;
+  any_access_ = true;
+  last_was_write_ = a.is_write;
+  if (a.is_write) {
+    const Time data_end = last + tm.tCWL + burst_time_;
+    read_after_write_ = max(read_after_write_, data_end + tm.tWTR_S);
+    group.read_after_write = max(group.read_after_write, data_end + tm.tWTR_L);
+    bank.pre_ready = max(bank.pre_ready, data_end + tm.tWR);
+    result.data_done = data_end;
+    stats_.write_bursts += a.bursts;
+  } else {
+    write_ready_ = max(write_ready_, last + tm.tRTW);
+    bank.pre_ready = max(bank.pre_ready, last + tm.tRTP);
+    result.data_done = last + tm.tCL + burst_time_;
+    stats_.read_bursts += a.bursts;
+    read_tail_ = max(read_tail_, last);
+  }
+}
+
+bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTiming& result) {
+  // The row a scheduled conflict closes stays open until that PRE: a read whose bursts fit before
+  // it (tRTP) is a hit there, and delays nobody.
+  const DramTimings& tm = params_.timing;
+  Bank& bank = banks_[a.bank];
+  if (a.is_write || !bank.previous_open || bank.previous_row != a.row) return false;
+  Group& group = groups_[a.bank / params_.banks_per_group];
+  const Time first = max(max(now, bank.previous_read_ready),
+                         max(read_after_write_, group.read_after_write));
+  const Time bus = bus_time(a.bursts);
+  const Time group_slot = group.column.find(first, times(tm.tCCD_L, a.bursts));
+  const Time bus_slot = bus_.find(first, bus);
+  const Time last =
+      max(group_slot + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
+  if (last + tm.tRTP > bank.previous_close || !group.column.fits(group_slot, last + tm.tCCD_L)) {
+    return false;
+  }
+  group.column.take(group_slot, last + tm.tCCD_L, true);
+  bus_.take(bus_slot, bus_slot + bus, true);
+  stats_.bus_busy += bus;
+  stats_.bus_bytes += a.bursts * params_.burst_bytes;
+  ++stats_.row_hits;
+  ++stats_.row_hit_first;
+  result.outcome = RowOutcome::hit;
+  result.first_command = first;
+  result.first_column = first;
+  result.last_column = last;
+  result.bus_start = bus_slot;
+  horizon_ = max(horizon_, last);
+  if (any_access_ && last_was_write_) ++stats_.turnarounds;
+  any_access_ = true;
+  last_was_write_ = false;
+  write_ready_ = max(write_ready_, last + tm.tRTW);
+  result.data_done = last + tm.tCL + burst_time_;
+  stats_.read_bursts += a.bursts;
+  read_tail_ = max(read_tail_, last);
+  return true;
+}
+
+RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
   assert(a.bank < banks_.size() && a.bursts > 0);
   const DramTimings& tm = params_.timing;
   refresh_until(max(now, horizon_));
+  if (reorder) {
+    bus_.forget_before(now);
+    for (Group& g : groups_) g.column.forget_before(now);
+  }
+  close_idle_row(now, a.bank);
   const std::uint32_t g = a.bank / params_.banks_per_group;
   Bank& bank = banks_[a.bank];
   Group& group = groups_[g];
   RowAccessTiming result;
+  if (reorder && try_row_hit_first(now, a, result)) return result;
 
   if (bank.open && bank.row == a.row) {
     result.outcome = RowOutcome::hit;
@@ -95,6 +301,12 @@ RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
       ++stats_.precharges;
       result.first_command = pre;
       act_earliest = pre + tm.tRP;
+      if (reorder) {
+        bank.previous_open = true;
+        bank.previous_row = bank.row;
+        bank.previous_read_ready = bank.read_ready;
+        bank.previous_close = pre;
+      }
     } else {
       result.outcome = RowOutcome::miss;
       ++stats_.row_misses;
@@ -113,42 +325,186 @@ RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
   Time first = max(now, a.is_write ? bank.write_ready : bank.read_ready);
   first = a.is_write ? max(first, write_ready_)
                      : max(first, max(read_after_write_, group.read_after_write));
-  // Two capacities, each reserved in arrival order from when the bank can deliver: the bank
-  // group's column path (one burst per tCCD_L) and the data bus (one burst per tCCD_S or burst
-  // time). Bursts of different bank groups share the bus and interleave.
-  const Time group_slot = max(group.column_ready, first);
-  const Time bus_slot = max(bus_free_, first);
-  const Time bus = bus_time(a.bursts);
-  bus_free_ = bus_slot + bus;
-  const Time last =
-      max(group_slot + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
-  // The group's next column goes tCCD_L after this access's last one, which the bus may have
-  // delayed past the group's own reservation.
-  group.column_ready = last + tm.tCCD_L;
-  horizon_ = max(horizon_, last);
+  place_columns(first, a, reorder, result);
   if (result.outcome == RowOutcome::hit) result.first_command = first;
-  result.first_column = first;
-  result.last_column = last;
-  result.bus_start = bus_slot;
+  finish_columns(a, result);
+  return result;
+}
 
-  if (any_access_ && last_was_write_ != a.is_write) ++stats_.turnarounds;
-  any_access_ = true;
-  last_was_write_ = a.is_write;
-  if (a.is_write) {
-    const Time data_end = last + tm.tCWL + burst_time_;
-    read_after_write_ = max(read_after_write_, data_end + tm.tWTR_S);
-    group.read_after_write = max(group.read_after_write, data_end + tm.tWTR_L);
-    bank.pre_ready = max(bank.pre_ready, data_end + tm.tWR);
-    result.data_done = data_end;
-    stats_.write_bursts += a.bursts;
-  } else {
-    write_ready_ = max(write_ready_, last + tm.tRTW);
-    bank.pre_ready = max(bank.pre_ready, last + tm.tRTP);
-    result.data_done = last + tm.tCL + burst_time_;
-    stats_.read_bursts += a.bursts;
+// ------------------------------------------------------------------------- fr_fcfs: the queues
+
+std::size_t DramChannel::pending_reads(Time now) {
+  while (!read_columns_.empty() && read_columns_.front() <= now) {
+    std::pop_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
+    read_columns_.pop_back();
   }
-  stats_.bus_busy += bus;
-  stats_.bus_bytes += a.bursts * params_.burst_bytes;
+  return read_columns_.size();
+}
+
+std::size_t DramChannel::pending_writes(Time now) {
+  while (drained_head_ < drained_columns_.size() && drained_columns_[drained_head_] <= now) {
+    ++drained_head_;
+  }
+  if (drained_head_ > 4096 && drained_head_ * 2 > drained_columns_.size()) {
+    drained_columns_.erase(drained_columns_.begin(),
+                           drained_columns_.begin() + static_cast<std::ptrdiff_t>(drained_head_));
+    drained_head_ = 0;
+  }
+  return write_queue_.size() + (drained_columns_.size() - drained_head_);
+}
+
+void DramChannel::sample_queues(Time now) {
+  const std::uint64_t reads = pending_reads(now);
+  const std::uint64_t writes = pending_writes(now);
+  ++stats_.queue_samples;
+  stats_.read_queue_sum += reads;
+  stats_.write_queue_sum += writes;
+  stats_.read_queue_max = std::max(stats_.read_queue_max, reads);
+  stats_.write_queue_max = std::max(stats_.write_queue_max, writes);
+}
+
+std::size_t DramChannel::pick_write() {
+  // FR-FCFS among the queued writes: the oldest row hit, unless the oldest write has already been
+  // passed by `starvation_cap` younger ones; then the oldest.
+  if (write_queue_.front().passed >= params_.controller.starvation_cap) {
+    ++stats_.starvation_cap_hits;
+    return 0;
+  }
+  for (std::size_t i = 0; i < write_queue_.size(); ++i) {
+    const RowAccess& w = write_queue_[i].access;
+    if (banks_[w.bank].open && banks_[w.bank].row == w.row) return i;
+  }
+  return 0;
+}
+
+void DramChannel::begin_batch() {
+  // A batch is a barrier: the reads that arrive after it wait for it (the controller is writing),
+  // and nothing goes back into the gaps before it.
+  bus_.count = 0;
+  for (Group& g : groups_) g.column.count = 0;
+  batch_length_ = 0;
+}
+
+RowAccessTiming DramChannel::drain_one(Time start) {
+  const std::size_t pick = pick_write();
+  const QueuedWrite w = write_queue_[pick];
+  for (std::size_t i = 0; i < pick; ++i) ++write_queue_[i].passed;
+  write_queue_.erase(write_queue_.begin() + static_cast<std::ptrdiff_t>(pick));
+  const RowAccessTiming t = serve(max(start, w.arrival), w.access, true);
+  drained_columns_.push_back(t.first_column);
+  batch_end_ = max(batch_end_, t.last_column);
+  ++batch_length_;
+  return t;
+}
+
+void DramChannel::end_batch() {
+  bus_.count = 0;
+  for (Group& g : groups_) g.column.count = 0;
+  if (batch_length_ == 0) return;
+  ++stats_.write_batches;
+  stats_.batched_writes += batch_length_;
+  stats_.longest_batch = std::max(stats_.longest_batch, batch_length_);
+}
+
+void DramChannel::drain(Time start, std::size_t down_to) {
+  begin_batch();
+  while (write_queue_.size() > down_to) drain_one(start);
+  end_batch();
+}
+
+void DramChannel::catch_up(Time now) {
+  // Nothing to read since the last read's column: the controller wrote meanwhile. It began when
+  // the reads ran out (or the first write came) and went through every write it could start
+  // before `now`; once writing, it goes on down to the low watermark.
+  if (write_queue_.empty()) return;
+  const Time idle = max(max(read_tail_, batch_end_), write_queue_.front().arrival);
+  if (idle >= now) return;
+  const std::size_t low = params_.controller.write_low_watermark;
+  begin_batch();
+  while (!write_queue_.empty()) {
+    if (drain_one(idle).first_column >= now && write_queue_.size() <= low) break;
+  }
+  end_batch();
+}
+
+RowAccessTiming DramChannel::write(Time now, const RowAccess& a) {
+  const DramController& c = params_.controller;
+  RowAccessTiming result;
+  result.queued = true;
+  if (covered_by_queued_write(a)) {
+    ++stats_.writes_merged;
+    result.accepted = now;
+    return result;
+  }
+  Time accepted = now;
+  if (pending_writes(now) >= c.write_queue_depth) {
+    // Full: room when the oldest drained write issues its column, or, with none drained, when a
+    // batch drains now.
+    if (drained_head_ < drained_columns_.size()) {
+      accepted = drained_columns_[drained_head_];
+      ++drained_head_;
+    } else {
+      drain(now, c.write_low_watermark);
+      accepted = drained_head_ < drained_columns_.size() ? drained_columns_[drained_head_] : now;
+      if (drained_head_ < drained_columns_.size()) ++drained_head_;
+    }
+    ++stats_.queue_full_waits;
+    stats_.queue_full_time += accepted - now;
+  }
+  write_queue_.push_back(QueuedWrite{a, accepted, 0});
+  if (write_queue_.size() >= c.write_high_watermark) {
+    drain(accepted, c.write_low_watermark);
+  }
+  result.accepted = accepted;
+  return result;
+}
+
+RowAccessTiming DramChannel::read(Time now, const RowAccess& a) {
+  if (covered_by_queued_write(a)) {
+    ++stats_.forwarded;
+    RowAccessTiming result;
+    result.queued = true;
+    result.accepted = now;
+    result.first_command = now;
+    result.data_done = now;
+    return result;
+  }
+  Time enter = now;
+  if (pending_reads(now) >= params_.controller.read_queue_depth) {
+    enter = read_columns_.front();  // room when the oldest queued read issues
+    std::pop_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
+    read_columns_.pop_back();
+    ++stats_.queue_full_waits;
+    stats_.queue_full_time += enter - now;
+  }
+  RowAccessTiming result = serve(enter, a, true);
+  result.accepted = enter;
+  read_columns_.push_back(result.first_column);
+  std::push_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
+  return result;
+}
+
+void DramChannel::count_read(const RowAccessTiming& t) {
+  // From when the controller took it, as a DRAM simulator counts a request's latency.
+  ++stats_.served_reads;
+  stats_.read_queueing += t.first_command - t.accepted;
+  stats_.read_service += t.data_done - t.first_command;
+  stats_.read_queueing_latency.add(t.first_command - t.accepted);
+  stats_.read_service_latency.add(t.data_done - t.first_command);
+}
+
+RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {
+  if (!reorder_) {
+    RowAccessTiming result = serve(now, a, false);
+    result.accepted = now;
+    if (!a.is_write) count_read(result);
+    return result;
+  }
+  catch_up(now);
+  sample_queues(now);
+  if (a.is_write) return write(now, a);
+  RowAccessTiming result = read(now, a);
+  if (!result.queued) count_read(result);
   return result;
 }
 

@@ -23,11 +23,32 @@
 // - refresh: all banks every tREFI for tRFC (REFab), staggered over the pseudo-channels by the
 //   caller. A refresh that falls due while accesses are scheduled is taken after them, before the
 //   next access (postponed, never skipped); it closes every row.
+//
+// The controller (DramController): `fcfs` is the above, row accesses served as they arrive, no
+// queue. `fr_fcfs` adds what a controller with request queues does, within the reservation model
+// (every read is answered when it arrives, so a later request never delays an earlier one):
+// - writes are posted: they wait in a write queue (row accesses, `write_queue_depth` of them) and
+//   are drained in batches, FR-FCFS among them (row hits first, then oldest; at most
+//   `starvation_cap` younger hits pass the oldest), when the queue reaches the high watermark (down
+//   to the low one) or when the pseudo-channel has nothing to read. A batch is a barrier: reads
+//   that arrive after it wait for it, so a mixed stream pays its turnarounds per batch.
+// - a read covered by a queued write is served from it, with no DRAM command.
+// - ready first: the data bus and each bank group's column path keep the gaps an access waiting
+//   for its bank left behind, and a later access that is ready sooner takes them.
+// - row hits first: a read to the row a conflict is about to close (its bank's previous row) is a
+//   hit if its bursts fit before that precharge.
+// - the read queue holds the reads whose first column has not issued; a read that finds it full
+//   (`read_queue_depth`) enters when the oldest leaves (back-pressure); so does a write that finds
+//   the write queue full.
+// Page policy: `open` keeps rows open; `closed` precharges a bank as soon as tRAS, tRTP and tWR
+// allow unless a request to its row has arrived by then (or a queued write targets it).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "models/latency_histogram.hpp"
 #include "models/stat_fields.hpp"
 #include "models/units.hpp"
 
@@ -55,6 +76,23 @@ struct DramTimings {
   Time tRFC;     ///< refresh cycle: all banks busy
 };
 
+enum class DramScheduler : std::uint8_t { fcfs, fr_fcfs };
+enum class PagePolicy : std::uint8_t { open, closed };
+
+/// The controller in front of each pseudo-channel (see the comment at the top).
+struct DramController {
+  DramScheduler scheduler = DramScheduler::fr_fcfs;
+  PagePolicy page_policy = PagePolicy::open;
+  std::uint32_t read_queue_depth = 32;   ///< row accesses
+  std::uint32_t write_queue_depth = 32;  ///< row accesses
+  std::uint32_t write_high_watermark = 25;
+  std::uint32_t write_low_watermark = 6;
+  std::uint32_t starvation_cap = 16;  ///< younger row hits that may pass the oldest request
+  /// Refreshes of the pseudo-channels spread over the interval (true), or all at once, every
+  /// tREFI from tREFI (as Ramulator 2's AllBank refresh manager issues them).
+  bool staggered_refresh = true;
+};
+
 struct DramChannelParams {
   std::uint32_t bank_groups = 1;
   std::uint32_t banks_per_group = 1;
@@ -63,6 +101,7 @@ struct DramChannelParams {
   DramTimings timing;
   bool refresh = true;
   Time first_refresh;  ///< when the first refresh falls due (staggers pseudo-channels)
+  DramController controller;
 };
 
 /// Counters of one pseudo-channel (summed over pseudo-channels in reports).
@@ -79,6 +118,35 @@ struct DramStats : StatFields<DramStats> {
   Time refresh_busy;  ///< time spent refreshing (tRFC each)
   Time bus_busy;      ///< data bus time of all bursts
   std::uint64_t bus_bytes = 0;  ///< whole bursts: what the bus carried, not what was asked
+  // The controller (fr_fcfs; fcfs counts only in_order).
+  std::uint64_t in_order = 0;         ///< row accesses placed after everything scheduled before
+  std::uint64_t ready_first = 0;      ///< took a gap left by an earlier access waiting for its bank
+  std::uint64_t row_hit_first = 0;    ///< hit the row a scheduled conflict was about to close
+  std::uint64_t forwarded = 0;        ///< reads served from a queued write
+  std::uint64_t writes_merged = 0;    ///< writes covered by one already queued
+  std::uint64_t starvation_cap_hits = 0;  ///< the oldest write taken because the cap was reached
+  std::uint64_t write_batches = 0;
+  std::uint64_t batched_writes = 0;   ///< row accesses written by batches
+  std::uint64_t longest_batch = 0;
+  std::uint64_t queue_full_waits = 0;  ///< accesses that waited for room in a full queue
+  Time queue_full_time;                ///< and how long, summed
+  std::uint64_t queue_samples = 0;     ///< arrivals at which the queues were sampled
+  std::uint64_t read_queue_sum = 0;    ///< read queue occupancy summed over samples
+  std::uint64_t write_queue_sum = 0;
+  std::uint64_t read_queue_max = 0;
+  std::uint64_t write_queue_max = 0;
+  std::uint64_t served_reads = 0;  ///< read row accesses that reached the DRAM
+  Time read_queueing;              ///< summed: arrival to the first command of each
+  Time read_service;               ///< summed: first command to the last data
+  LatencyHistogram read_queueing_latency;  ///< each read row access: accepted to first command
+  LatencyHistogram read_service_latency;   ///< first command to last data
+
+  /// The counters by their rules, and the histograms.
+  void add(const DramStats& other) {
+    StatFields::add(other);
+    read_queueing_latency.merge(other.read_queueing_latency);
+    read_service_latency.merge(other.read_service_latency);
+  }
 
   static constexpr auto fields() {
     return std::make_tuple(
@@ -103,7 +171,45 @@ struct DramStats : StatFields<DramStats> {
         counter("bus_busy_s", &DramStats::bus_busy, "s", Merge::sum,
                 "sum over pseudo-channels of data-bus time of bursts"),
         counter("bus_bytes", &DramStats::bus_bytes, "bytes", Merge::sum,
-                "bytes the data bus carried: whole bursts (requests are rounded out to them)"));
+                "bytes the data bus carried: whole bursts (requests are rounded out to them)"),
+        counter("in_order", &DramStats::in_order, "row accesses", Merge::sum,
+                "scheduler: placed after everything scheduled before them"),
+        counter("ready_first", &DramStats::ready_first, "row accesses", Merge::sum,
+                "scheduler: took a gap left by an older access waiting for its bank"),
+        counter("row_hit_first", &DramStats::row_hit_first, "row accesses", Merge::sum,
+                "scheduler: hit a row before the precharge of an older conflict"),
+        counter("forwarded", &DramStats::forwarded, "row accesses", Merge::sum,
+                "reads served from a queued write"),
+        counter("writes_merged", &DramStats::writes_merged, "row accesses", Merge::sum,
+                "writes covered by a write already queued"),
+        counter("starvation_cap_hits", &DramStats::starvation_cap_hits, "row accesses",
+                Merge::sum, "writes taken oldest-first because younger hits reached the cap"),
+        counter("write_batches", &DramStats::write_batches, "batches", Merge::sum,
+                "write-queue drains"),
+        counter("batched_writes", &DramStats::batched_writes, "row accesses", Merge::sum,
+                "row accesses written by the drains"),
+        counter("longest_batch", &DramStats::longest_batch, "row accesses", Merge::max,
+                "the longest drain"),
+        counter("queue_full_waits", &DramStats::queue_full_waits, "row accesses", Merge::sum,
+                "accesses that found their queue full and waited"),
+        counter("queue_full_s", &DramStats::queue_full_time, "s", Merge::sum,
+                "time those accesses waited for room"),
+        counter("queue_samples", &DramStats::queue_samples, "arrivals", Merge::sum,
+                "arrivals at which the queue occupancy was sampled"),
+        counter("read_queue_sum", &DramStats::read_queue_sum, "row accesses", Merge::sum,
+                "read-queue occupancy summed over the samples"),
+        counter("write_queue_sum", &DramStats::write_queue_sum, "row accesses", Merge::sum,
+                "write-queue occupancy summed over the samples"),
+        counter("read_queue_max", &DramStats::read_queue_max, "row accesses", Merge::max,
+                "the fullest read queue"),
+        counter("write_queue_max", &DramStats::write_queue_max, "row accesses", Merge::max,
+                "the fullest write queue"),
+        counter("served_reads", &DramStats::served_reads, "row accesses", Merge::sum,
+                "read row accesses that reached the DRAM"),
+        counter("read_queueing_s", &DramStats::read_queueing, "s", Merge::sum,
+                "summed over reads: arrival to their first DRAM command"),
+        counter("read_service_s", &DramStats::read_service, "s", Merge::sum,
+                "summed over reads: first DRAM command to their last data"));
   }
 };
 
@@ -113,6 +219,7 @@ struct RowAccess {
   std::uint64_t row = 0;
   std::uint64_t bursts = 1;
   bool is_write = false;
+  std::uint64_t column = 0;  ///< byte offset in the row of the first burst (write forwarding)
 };
 
 enum class RowOutcome : std::uint8_t { hit, miss, conflict };
@@ -124,6 +231,10 @@ struct RowAccessTiming {
   Time last_column;    ///< last column command
   Time data_done;      ///< last data beat on the bus (read data out, or write data in)
   Time bus_start;      ///< the access's reservation of the data bus: bus_time(bursts) from here
+  /// fr_fcfs: a posted write (queued; its DRAM timing is decided when its batch drains) or a read
+  /// served from a queued write. Then only `accepted` is meaningful.
+  bool queued = false;
+  Time accepted;  ///< when the controller took the access (later than its arrival when full)
 };
 
 class DramChannel {
@@ -132,6 +243,8 @@ class DramChannel {
 
   /// Serves a row access arriving at `now`; accesses must arrive in time order.
   RowAccessTiming access(Time now, const RowAccess& access);
+  /// fr_fcfs: writes still queued (not yet drained).
+  std::size_t queued_writes() const { return write_queue_.size(); }
 
   const DramStats& stats() const { return stats_; }
   const DramChannelParams& params() const { return params_; }
@@ -150,15 +263,60 @@ class DramChannel {
     Time pre_ready;    // earliest PRE (tRAS, tRTP, tWR)
     Time read_ready;   // earliest READ (tRCD_RD)
     Time write_ready;  // earliest WRITE (tRCD_WR)
+    // fr_fcfs: the row a scheduled conflict closes, open until `previous_close` (its PRE).
+    bool previous_open = false;
+    std::uint64_t previous_row = 0;
+    Time previous_read_ready;
+    Time previous_close;
+  };
+  // A resource reserved in time: everything up to `free`, less a few gaps an access that had to
+  // wait left behind (fr_fcfs fills them; fcfs never records any).
+  struct Timeline {
+    struct Gap {
+      Time start, end;
+    };
+    static constexpr std::size_t kGaps = 6;
+    Time free;
+    std::array<Gap, kGaps> gaps{};
+    std::uint32_t count = 0;
+    /// The earliest start at or after `earliest` with `length` free (in a gap or at the end).
+    Time find(Time earliest, Time length) const;
+    /// Whether [start, end) is free.
+    bool fits(Time start, Time end) const;
+    void take(Time start, Time end, bool keep_gaps);
+    void forget_before(Time t);
   };
   struct Group {
     Time act_ready;         // tRRD_L after the group's last ACT
-    Time column_ready;      // tCCD_L after the group's last column command
+    Timeline column;        // the group's column path: tCCD_L a burst
     Time read_after_write;  // tWTR_L after the group's last write data
+  };
+  struct QueuedWrite {
+    RowAccess access;
+    Time arrival;
+    std::uint32_t passed = 0;  // younger writes drained before it
   };
 
   void refresh_until(Time t);
   Time activate(Time now, Time bank_ready, std::uint32_t group);
+  RowAccessTiming serve(Time now, const RowAccess& access, bool reorder);
+  bool try_row_hit_first(Time now, const RowAccess& a, RowAccessTiming& result);
+  void place_columns(Time first, const RowAccess& a, bool reorder, RowAccessTiming& result);
+  void finish_columns(const RowAccess& a, RowAccessTiming& result);
+  void close_idle_row(Time now, std::uint32_t bank);
+  RowAccessTiming read(Time now, const RowAccess& a);
+  RowAccessTiming write(Time now, const RowAccess& a);
+  void catch_up(Time now);
+  void drain(Time start, std::size_t down_to);
+  void begin_batch();
+  RowAccessTiming drain_one(Time start);
+  void end_batch();
+  std::size_t pick_write();
+  bool covered_by_queued_write(const RowAccess& a) const;
+  void sample_queues(Time now);
+  std::size_t pending_reads(Time now);
+  std::size_t pending_writes(Time now);
+  void count_read(const RowAccessTiming& t);
 
   DramChannelParams params_;
   Time burst_time_;  // one burst's transfer
@@ -168,7 +326,7 @@ class DramChannel {
   Time faw_[4];     // the last four ACTs, oldest at faw_next_
   std::uint32_t faw_next_ = 0;
   std::uint32_t activations_seen_ = 0;  // up to 4: how many of faw_ are real
-  Time bus_free_;                       // when the data bus has carried every burst queued so far
+  Timeline bus_;                        // the data bus: one burst per max(tCCD_S, burst time)
   Time write_ready_;                    // tRTW after the last READ
   Time read_after_write_;               // tWTR_S after the last write data
   bool last_was_write_ = false;
@@ -176,6 +334,14 @@ class DramChannel {
   Time horizon_;  // the latest command scheduled so far
   Time next_refresh_;
   DramStats stats_;
+  bool reorder_;                             // fr_fcfs
+  std::vector<QueuedWrite> write_queue_;     // fr_fcfs: posted writes not yet drained
+  std::vector<Time> drained_columns_;        // first columns of drained writes, in time order
+  std::size_t drained_head_ = 0;             // ... of which those before this have issued
+  std::vector<Time> read_columns_;           // min-heap: first columns of reads not yet issued
+  Time read_tail_;                           // the last column of the reads scheduled so far
+  Time batch_end_;                           // the last write column of the latest drain
+  std::uint64_t batch_length_ = 0;           // row accesses of the drain in progress
 };
 
 }  // namespace ridgeline

@@ -19,9 +19,12 @@ DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, 
     p.data_rate = TransferRate(peak, count);
     p.timing = dram.timing;
     p.refresh = dram.refresh;
+    p.controller = dram.controller;
     // Controllers stagger refreshes so that the stack never stops at once: unit u's first is due
-    // (u + 1) / count of an interval in.
-    p.first_refresh = Time::from_ps(dram.timing.tREFI.ps() / count * (u + 1));
+    // (u + 1) / count of an interval in; or, not staggered, every unit's at one interval.
+    p.first_refresh = dram.controller.staggered_refresh
+                          ? Time::from_ps(dram.timing.tREFI.ps() / count * (u + 1))
+                          : dram.timing.tREFI;
     units_.emplace_back(p);
   }
 }
@@ -29,6 +32,7 @@ DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, 
 DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_write) {
   Served served;
   served.data_done = now;
+  served.accepted = now;
   pieces_.clear();
   // The DRAM moves whole bursts: round each row of the region out to burst boundaries.
   for (std::uint64_t row = 0; row < region.rows; ++row) {
@@ -42,8 +46,18 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
   for (std::uint64_t pass = 0; pass < region.repeat; ++pass) {
     for (const RowPiece& piece : pieces_) {
       DramChannel& unit = units_[piece.unit];
-      const RowAccessTiming t =
-          unit.access(now, RowAccess{piece.bank, piece.row, piece.bytes / burst_bytes_, is_write});
+      const RowAccessTiming t = unit.access(
+          now, RowAccess{piece.bank, piece.row, piece.bytes / burst_bytes_, is_write, piece.column});
+      served.accepted = max(served.accepted, t.accepted);
+      if (t.queued) {  // a posted write, or a read served from one: no DRAM command now
+        if (last_request_[piece.unit] != request_) {
+          last_request_[piece.unit] = request_;
+          served.queue_delay = max(served.queue_delay, t.accepted - now);
+        }
+        served.data_done = max(served.data_done, t.accepted);
+        if (is_write) served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
+        continue;
+      }
       if (last_request_[piece.unit] != request_) {
         last_request_[piece.unit] = request_;
         served.queue_delay = max(served.queue_delay, t.first_command - now);
@@ -64,6 +78,13 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
     }
   }
   return served;
+}
+
+std::vector<DramStats> DramSystem::unit_stats() const {
+  std::vector<DramStats> all;
+  all.reserve(units_.size());
+  for (const DramChannel& unit : units_) all.push_back(unit.stats());
+  return all;
 }
 
 DramStats DramSystem::stats() const {

@@ -26,9 +26,10 @@ struct DramParams {
   std::uint64_t rows = 1;             ///< per bank
   std::uint64_t row_bytes = 1024;     ///< page of one pseudo-channel
   std::uint64_t burst_bytes = 32;     ///< bytes one column command moves on one pseudo-channel
-  std::array<AddressField, kAddressFields> mapping = named_address_mappings().front().order;
+  AddressMapping mapping = named_address_mappings().front().mapping;
   DramTimings timing;
   bool refresh = true;
+  DramController controller;
 };
 
 class DramSystem {
@@ -40,7 +41,9 @@ class DramSystem {
   struct Served {
     Time data_done;    ///< the last burst of the request is on the bus
     Time queue_delay;  ///< the longest wait of a pseudo-channel's first command after arrival
+    Time accepted;     ///< when the last of its pseudo-channels' controllers took it
     Time bus_busy;     ///< data-bus time of all its bursts, summed over pseudo-channels
+                       ///< (fr_fcfs: of its reads; writes are timed when their batch drains)
   };
   /// Serves a request arriving at `now` (requests arrive in time order).
   Served access(Time now, const Region& region, bool is_write);
@@ -49,6 +52,7 @@ class DramSystem {
   const DramChannel& unit(std::uint32_t index) const { return units_[index]; }
   std::uint32_t units() const { return static_cast<std::uint32_t>(units_.size()); }
   DramStats stats() const;  ///< summed over pseudo-channels
+  std::vector<DramStats> unit_stats() const;  ///< each pseudo-channel's
 
   /// Tells `observer` (null: nobody) each row access's data-bus reservation, as unit UnitKind::hbm.
   void observe(ActivityObserver* observer) { observer_ = observer; }

@@ -11,17 +11,21 @@ namespace {
 // pseudo-channels, which simple mode does not tell apart), and the O(channels) split serves.
 bool channels_lowest(const HbmParams& params) {
   const AddressGeometry g = params.geometry();
-  const auto& order = params.dram->mapping;
+  const AddressMapping& m = params.dram->mapping;
+  if (!m.folds.empty()) return false;
   std::size_t found = 0;
-  for (auto f = order.rbegin(); f != order.rend() && found < 2; ++f) {
-    if (*f == AddressField::channel || *f == AddressField::pseudo_channel) {
+  for (auto p = m.parts.rbegin(); p != m.parts.rend() && found < 2; ++p) {
+    if ((p->field == AddressField::channel || p->field == AddressField::pseudo_channel) &&
+        p->bits == 0) {
       ++found;
       continue;
     }
-    const bool takes_bits = *f == AddressField::column       ? g.row_bytes > g.interleave_bytes
-                            : *f == AddressField::bank_group ? g.bank_groups > 1
-                            : *f == AddressField::bank       ? g.banks_per_group > 1
-                                                             : g.rows > 1;
+    const AddressField f = p->field;
+    const bool takes_bits = f == AddressField::column       ? g.row_bytes > g.interleave_bytes
+                            : f == AddressField::bank_group ? g.bank_groups > 1
+                            : f == AddressField::bank       ? g.banks_per_group > 1
+                            : f == AddressField::row        ? g.rows > 1
+                                                            : true;
     if (takes_bits) return false;
   }
   return true;
@@ -136,7 +140,9 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
     last_transfer_end = served.data_done;
     longest_wait = served.queue_delay;
     stats_.channel_busy += served.bus_busy;
+    last_accepted_ = served.accepted;
   } else {
+    last_accepted_ = now;
     split(region);
     for (std::uint32_t channel = 0; channel < params_.units(); ++channel) {
       const std::uint64_t bytes = bytes_on_channel_[channel];

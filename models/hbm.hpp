@@ -84,6 +84,8 @@ class HbmTiming {
 
   const HbmParams& params() const { return params_; }
   const HbmStats& stats() const { return stats_; }
+  /// When the last request was taken by the controller (its arrival unless a queue was full).
+  Time last_accepted() const { return last_accepted_; }
   Time channel_free(std::uint32_t channel) const { return channel_free_[channel]; }
   /// The detailed mode's DRAM, or null in simple mode.
   const DramSystem* dram() const { return dram_.get(); }
@@ -108,6 +110,7 @@ class HbmTiming {
   std::vector<Time> channel_free_;
   std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
   ActivityObserver* observer_ = nullptr;
+  Time last_accepted_;
 };
 
 }  // namespace ridgeline

@@ -18,6 +18,7 @@ void Hbm::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
   assert(request != nullptr && "every memory request carries its region");
   const Time arrival = now() + to_time(delay);
   const Time done = timing_.access(arrival, request->region, payload.is_write());
+  const_cast<MemoryRequest*>(request)->accepted = timing_.last_accepted();
   delay = to_sc_time(done - now());
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -22,6 +22,7 @@ struct TracePlayerStats : StatFields<TracePlayerStats> {
   std::uint64_t write_bytes = 0;  ///< bytes stored
   std::uint64_t wakeups = 0;      ///< times the player's process ran
   Time in_flight_limit;           ///< the next access waited for room under the in-flight limits
+  Time queue_full;                ///< the last access waited for a full memory queue
   Time finish;                    ///< when the player's last access completed
   LatencyHistogram latency;       ///< issue to last byte, per access
 
@@ -37,6 +38,8 @@ struct TracePlayerStats : StatFields<TracePlayerStats> {
                 "times a player's process ran"),
         counter("in_flight_limit_s", &TracePlayerStats::in_flight_limit, "s", Merge::sum,
                 "summed over players: the next access waited for room under the in-flight limits"),
+        counter("queue_full_s", &TracePlayerStats::queue_full, "s", Merge::sum,
+                "summed over players: held by a full DRAM controller queue (in-order issue)"),
         counter("finish_s", &TracePlayerStats::finish, "s", Merge::max,
                 "when the last access completed"),
         formula(

@@ -42,9 +42,14 @@ void TracePlayer::issue(Time t) {
   payload_.set_data_length(static_cast<unsigned int>(bytes));
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  request_.accepted = Time{};
   memory->b_transport(payload_, delay);
   assert(payload_.is_response_ok());
   const Time done = t + to_time(delay);
+  if (request_.accepted > held_until_) {
+    stats_.queue_full += request_.accepted - max(held_until_, t);
+    held_until_ = request_.accepted;
+  }
   stats_.latency.add(done - t);
   stats_.finish = max(stats_.finish, done);
   completions_ps_.push(done.ps());
@@ -72,7 +77,7 @@ void TracePlayer::wake(Time t) {
   }
   // Take the next access only with room to issue it: the stream goes, in its order, to whichever
   // player has room first, and no player holds an access back while another could issue it.
-  while (!ended_ && room()) {
+  while (!ended_ && room() && held_until_ <= t) {
     if (!source_.next(next_)) {
       ended_ = true;
       break;
@@ -84,6 +89,10 @@ void TracePlayer::wake(Time t) {
     issue(t);
   }
   if (ended_) return;  // the statistics already hold every completion time
+  if (held_until_ > t) {  // in order: the next access waits until the memory took the last one
+    wakeups_.wake_at(wakeup_index_, held_until_);
+    return;
+  }
   if (!blocked_) {
     blocked_ = true;
     blocked_since_ = t;

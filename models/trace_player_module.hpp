@@ -58,6 +58,7 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
   bool ended_ = false;
   bool blocked_ = false;
   Time blocked_since_;
+  Time held_until_;  // a full memory queue took the last access only then: issue nothing before
   ActivityObserver* observer_ = nullptr;
 
   tlm::tlm_generic_payload payload_;

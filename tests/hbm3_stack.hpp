@@ -17,9 +17,9 @@ inline Time ns(double value) {
   return Time::from_ps(static_cast<std::uint64_t>(value * 1000 + 0.5));
 }
 
-inline std::array<AddressField, kAddressFields> named_mapping(std::string_view name) {
+inline AddressMapping named_mapping(std::string_view name) {
   for (const auto& m : named_address_mappings()) {
-    if (m.name == name) return m.order;
+    if (m.name == name) return m.mapping;
   }
   ADD_FAILURE() << "no mapping " << name;
   return {};
@@ -46,6 +46,7 @@ inline DramParams hbm3_dram(bool refresh = false) {
   d.row_bytes = 1024;
   d.burst_bytes = 32;
   d.mapping = named_mapping("bank_group_interleave");
+  d.controller.scheduler = DramScheduler::fcfs;  // the hand-computed timelines are first come first served
   DramTimings& t = d.timing;
   t.tRCD_RD = ns(16.25);
   t.tRCD_WR = ns(8.75);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -20,34 +21,87 @@ std::uint32_t power_of_two_count(const ConfigNode& node, std::uint64_t limit) {
   return static_cast<std::uint32_t>(value);
 }
 
-std::array<AddressField, kAddressFields> parse_mapping(const ConfigNode& node) {
+// A named mapping or a bit order ("ro-ba-bg-co-pc-ch", parts with widths as "co:2"), then any
+// folds, each "target^source" or "target^source@offset" (XOR the target field with the source
+// field's bits from that offset on), separated by spaces.
+AddressMapping parse_mapping(const ConfigNode& node, bool& per_burst) {
   const std::string text = node.text();
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t space = std::min(text.find(' ', at), text.size());
+    if (space > at) words.push_back(text.substr(at, space - at));
+    at = space + 1;
+  }
+  if (words.empty()) node.fail("an address mapping cannot be empty");
   std::string names;
+  AddressMapping mapping;
+  bool named = false;
+  per_burst = false;
   for (const NamedAddressMapping& m : named_address_mappings()) {
-    if (m.name == text) return m.order;
+    if (m.name == words.front()) {
+      mapping = m.mapping;
+      named = true;
+      per_burst = m.per_burst;
+    }
     names += (names.empty() ? "" : ", ") + std::string(m.name);
   }
   const std::string fix = fmt::format(
-      "use a named mapping ({}) or six fields, most significant first, e.g. ro-ba-bg-co-pc-ch",
+      "use a named mapping ({}) or the six fields, most significant first, e.g. "
+      "ro-ba-bg-co-pc-ch (a field in parts: co:2), then folds such as ba^ro",
       names);
-  std::array<AddressField, kAddressFields> order{};
-  std::size_t count = 0;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t dash = std::min(text.find('-', start), text.size());
-    const std::string name = text.substr(start, dash - start);
+  const auto field_of = [&](const std::string& name, const std::string& what) {
     const auto field = address_field_named(name);
     if (!field) {
       node.fail(fmt::format("'{}' is neither a named mapping nor a bit order of the fields ch, "
-                            "pc, bg, ba, ro, co ('{}' is not a field)",
-                            text, name),
+                            "pc, bg, ba, ro, co ('{}' is not a field{})",
+                            text, name, what),
                 fix);
     }
-    if (count == kAddressFields) node.fail("a bit order names six fields, no more", fix);
-    order[count++] = *field;
-    start = dash + 1;
+    return *field;
+  };
+  if (!named) {
+    const std::string& order = words.front();
+    for (std::size_t start = 0; start <= order.size();) {
+      const std::size_t dash = std::min(order.find('-', start), order.size());
+      std::string name = order.substr(start, dash - start);
+      std::uint32_t bits = 0;
+      if (const std::size_t colon = name.find(':'); colon != std::string::npos) {
+        const std::string width = name.substr(colon + 1);
+        if (width.empty() || width.size() > 2 ||
+            width.find_first_not_of("0123456789") != std::string::npos || std::stoi(width) == 0)
+          node.fail(fmt::format("'{}': a part's width is a number of bits from 1 to 63", name),
+                    fix);
+        bits = static_cast<std::uint32_t>(std::stoi(width));
+        name = name.substr(0, colon);
+      }
+      mapping.parts.push_back(AddressMapping::Part{field_of(name, ""), bits});
+      start = dash + 1;
+    }
   }
-  if (count != kAddressFields) node.fail("a bit order names all six fields", fix);
-  return order;
+  for (std::size_t w = 1; w < words.size(); ++w) {
+    const std::string& fold = words[w];
+    const std::size_t caret = fold.find('^');
+    if (caret == std::string::npos) {
+      node.fail(fmt::format("'{}' is not a fold: write target^source or target^source@offset",
+                            fold),
+                "e.g. ba^ro folds the row's low bits into the bank");
+    }
+    const std::size_t at = fold.find('@', caret);
+    AddressMapping::Fold f;
+    f.target = field_of(fold.substr(0, caret), ", in a fold");
+    f.source = field_of(fold.substr(caret + 1, at == std::string::npos ? std::string::npos
+                                                                        : at - caret - 1),
+                        ", in a fold");
+    if (at != std::string::npos) {
+      const std::string offset = fold.substr(at + 1);
+      if (offset.empty() || offset.size() > 2 ||
+          offset.find_first_not_of("0123456789") != std::string::npos)
+        node.fail(fmt::format("'{}': a fold's offset is a bit number from 0 to 63", fold), fix);
+      f.offset = static_cast<std::uint32_t>(std::stoi(offset));
+    }
+    mapping.folds.push_back(f);
+  }
+  return mapping;
 }
 
 DramTimings parse_timings(const ConfigNode& timing) {
@@ -64,6 +118,52 @@ DramTimings parse_timings(const ConfigNode& timing) {
   }
   timing.reject_unknown_keys();
   return t;
+}
+
+// hbm.controller: the scheduler, page policy and queues in front of each pseudo-channel.
+DramController parse_controller(const ConfigNode& node) {
+  DramController c;
+  if (auto scheduler = node.optional("scheduler")) {
+    c.scheduler = scheduler->choice({"fcfs", "fr_fcfs"}) == "fcfs" ? DramScheduler::fcfs
+                                                                    : DramScheduler::fr_fcfs;
+  }
+  if (auto policy = node.optional("page_policy")) {
+    c.page_policy = policy->choice({"open", "closed"}) == "closed" ? PagePolicy::closed
+                                                                   : PagePolicy::open;
+  }
+  const auto depth = [&](std::string_view key, std::uint32_t fallback) {
+    const auto value = node.optional(key);
+    return value ? static_cast<std::uint32_t>(value->positive_count_at_most(4096))
+                 : fallback;
+  };
+  c.read_queue_depth = depth("read_queue_depth", c.read_queue_depth);
+  c.write_queue_depth = depth("write_queue_depth", c.write_queue_depth);
+  // Watermarks default to 80 % and 20 % of the write queue, as Ramulator 2's controller.
+  const std::optional<ConfigNode> high = node.optional("write_high_watermark");
+  const std::optional<ConfigNode> low = node.optional("write_low_watermark");
+  c.write_high_watermark =
+      high ? static_cast<std::uint32_t>(high->positive_count_at_most(4096))
+           : std::max<std::uint32_t>(1, c.write_queue_depth * 4 / 5);
+  c.write_low_watermark =
+      low ? static_cast<std::uint32_t>(low->count()) : c.write_high_watermark / 4;
+  if (c.write_high_watermark > c.write_queue_depth) {
+    (high ? *high : node.required("write_queue_depth"))
+        .fail(fmt::format("the high watermark ({}) must not exceed the write queue depth ({})",
+                          c.write_high_watermark, c.write_queue_depth));
+  }
+  if (c.write_low_watermark >= c.write_high_watermark) {
+    (low ? *low : *high)
+        .fail(fmt::format("the low watermark ({}) must be below the high watermark ({})",
+                          c.write_low_watermark, c.write_high_watermark));
+  }
+  if (auto schedule = node.optional("refresh_schedule")) {
+    c.staggered_refresh = schedule->choice({"staggered", "simultaneous"}) == "staggered";
+  }
+  if (auto cap = node.optional("starvation_cap")) {
+    c.starvation_cap = static_cast<std::uint32_t>(cap->positive_count_at_most(1u << 20));
+  }
+  node.reject_unknown_keys();
+  return c;
 }
 
 void parse_dram(const ConfigNode& dram, HbmParams& params, const ConfigNode& hbm) {
@@ -129,9 +229,14 @@ void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
   }
   const std::optional<ConfigNode> mapping = hbm.optional("address_mapping");
   const std::optional<ConfigNode> dram = hbm.optional("dram");
+  const std::optional<ConfigNode> controller = hbm.optional("controller");
   params.dram.reset();
   if (!dram) {
     if (params.mode == HbmMode::detailed) hbm.required("dram");  // the standard message
+    if (controller) {
+      controller->fail("the DRAM controller needs the DRAM (hbm.dram, in detailed mode)",
+                       "add hbm.dram and mode: detailed, or leave the controller out");
+    }
     if (mapping) {
       mapping->fail("an address mapping needs the DRAM's organisation (hbm.dram)",
                     "add hbm.dram, or leave the mapping out: without it 'interleave' bytes go to "
@@ -150,7 +255,15 @@ void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
     pseudo->fail("must be a power of two when hbm.dram is given (address bits select it)");
   }
   parse_dram(*dram, params, hbm);
-  if (mapping) params.dram->mapping = parse_mapping(*mapping);
+  if (controller) params.dram->controller = parse_controller(*controller);
+  bool per_burst = false;
+  if (mapping) params.dram->mapping = parse_mapping(*mapping, per_burst);
+  if (per_burst && params.interleave_bytes != params.dram->burst_bytes) {
+    mapping->fail(fmt::format("this mapping is defined on bursts: it needs interleave equal to "
+                              "the burst ({} B), not {} B",
+                              params.dram->burst_bytes, params.interleave_bytes),
+                  fmt::format("set hbm.interleave: {}B", params.dram->burst_bytes));
+  }
 
   if (auto problem = check_address_map(params.geometry(), params.dram->mapping)) {
     const ConfigNode& where = mapping ? *mapping : dram->required("rows");

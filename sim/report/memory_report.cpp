@@ -70,16 +70,79 @@ std::string memory_trace_text(const RunConfig& config, const SimulationResult& r
   return out;
 }
 
-Json dram_json(const SimulationResult& r) {
+namespace {
+
+// The figures of one pseudo-channel, or of all of them summed, derived from the counters.
+struct DramFigures {
+  double accesses, hit_rate, read_queue_mean, write_queue_mean, batch_length;
+  Latency queueing, service;
+};
+
+DramFigures dram_figures(const DramStats& d) {
+  DramFigures f;
+  f.accesses = static_cast<double>(d.row_hits + d.row_misses + d.row_conflicts);
+  f.hit_rate = fraction(static_cast<double>(d.row_hits), f.accesses);
+  const auto samples = static_cast<double>(d.queue_samples);
+  f.read_queue_mean = fraction(static_cast<double>(d.read_queue_sum), samples);
+  f.write_queue_mean = fraction(static_cast<double>(d.write_queue_sum), samples);
+  f.batch_length =
+      fraction(static_cast<double>(d.batched_writes), static_cast<double>(d.write_batches));
+  f.queueing = latency_of(d.read_queueing_latency);
+  f.service = latency_of(d.read_service_latency);
+  return f;
+}
+
+Json latency_json(const Latency& l) {
+  return Json{{"mean", l.mean.seconds()}, {"p50", l.p50.seconds()}, {"p90", l.p90.seconds()},
+              {"p99", l.p99.seconds()},   {"max", l.max.seconds()}};
+}
+
+Json dram_stats_json(const DramStats& d, double unit_time_s) {
   Json json = Json::object();
-  r.dram->visit([&](std::string_view name, double value, std::string_view, std::string_view) {
+  d.visit([&](std::string_view name, double value, std::string_view, std::string_view) {
     json[std::string(name)] = value;
   });
-  const DramStats& d = *r.dram;
-  const double accesses = static_cast<double>(d.row_hits + d.row_misses + d.row_conflicts);
-  json["row_hit_rate"] = fraction(static_cast<double>(d.row_hits), accesses);
-  json["refresh_busy_fraction"] =
-      fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_units);
+  const DramFigures f = dram_figures(d);
+  json["row_hit_rate"] = f.hit_rate;
+  json["refresh_busy_fraction"] = fraction(d.refresh_busy.seconds(), unit_time_s);
+  json["read_queue_mean"] = f.read_queue_mean;
+  json["write_queue_mean"] = f.write_queue_mean;
+  json["write_batch_mean"] = f.batch_length;
+  json["read_latency_s"] = {{"queueing", latency_json(f.queueing)},
+                            {"service", latency_json(f.service)}};
+  return json;
+}
+
+// One pseudo-channel's line of the per-channel table: the figures that tell channels apart.
+Json dram_unit_json(const DramStats& d, double time_s) {
+  const DramFigures f = dram_figures(d);
+  return Json{{"row_hits", d.row_hits},
+              {"row_misses", d.row_misses},
+              {"row_conflicts", d.row_conflicts},
+              {"read_queue_mean", f.read_queue_mean},
+              {"read_queue_max", d.read_queue_max},
+              {"write_queue_mean", f.write_queue_mean},
+              {"write_queue_max", d.write_queue_max},
+              {"in_order", d.in_order},
+              {"ready_first", d.ready_first},
+              {"row_hit_first", d.row_hit_first},
+              {"forwarded", d.forwarded},
+              {"write_batches", d.write_batches},
+              {"write_batch_mean", f.batch_length},
+              {"turnarounds", d.turnarounds},
+              {"refresh_busy_fraction", fraction(d.refresh_busy.seconds(), time_s)},
+              {"bus_busy_fraction", fraction(d.bus_busy.seconds(), time_s)},
+              {"read_queueing_mean_s", f.queueing.mean.seconds()},
+              {"read_service_mean_s", f.service.mean.seconds()}};
+}
+
+}  // namespace
+
+Json dram_json(const SimulationResult& r) {
+  Json json = dram_stats_json(*r.dram, r.time.seconds() * r.hbm_units);
+  Json units = Json::array();
+  for (const DramStats& unit : r.dram_units) units.push_back(dram_unit_json(unit, r.time.seconds()));
+  json["pseudo_channels"] = std::move(units);
   return json;
 }
 
@@ -89,6 +152,7 @@ std::string dram_text(const SimulationResult& r) {
   const auto share = [&](std::uint64_t n) {
     return 100 * fraction(static_cast<double>(n), static_cast<double>(accesses));
   };
+  const DramFigures f = dram_figures(d);
   std::string out;
   out += fmt::format(
       "  HBM (detailed): {} row accesses: {:.1f} % hits, {:.1f} % misses, {:.1f} % conflicts; "
@@ -102,6 +166,38 @@ std::string dram_text(const SimulationResult& r) {
       100 * fraction(d.refresh_busy.seconds(), r.time.seconds() * r.hbm_units),
       with_commas(d.turnarounds),
       100 * fraction(d.bus_busy.seconds(), r.time.seconds() * r.hbm_units));
+  out += fmt::format(
+      "    scheduler: {} in order, {} ready first, {} row hit first, {} reads from the write "
+      "queue, {} writes merged; {} write batches of {:.1f} on average (longest {})\n",
+      with_commas(d.in_order), with_commas(d.ready_first), with_commas(d.row_hit_first),
+      with_commas(d.forwarded), with_commas(d.writes_merged), with_commas(d.write_batches),
+      f.batch_length, with_commas(d.longest_batch));
+  out += fmt::format(
+      "    queues a pseudo-channel: read {:.1f} mean, {} max; write {:.1f} mean, {} max; {} "
+      "accesses waited for a full one\n",
+      f.read_queue_mean, d.read_queue_max, f.write_queue_mean, d.write_queue_max,
+      with_commas(d.queue_full_waits));
+  out += fmt::format(
+      "    read latency (ns): queueing mean {:.1f} p50 {:.1f} p99 {:.1f}; service mean {:.1f} "
+      "p50 {:.1f} p99 {:.1f}\n",
+      ns(f.queueing.mean), ns(f.queueing.p50), ns(f.queueing.p99), ns(f.service.mean),
+      ns(f.service.p50), ns(f.service.p99));
+  if (r.dram_units.size() > 1 && r.dram_units.size() <= 64) {
+    out += "    pseudo-channel  hits %  confl %  rq mean/max  wq mean/max  batches  turnarounds"
+           "  refresh %  read q/s ns\n";
+    for (std::size_t u = 0; u < r.dram_units.size(); ++u) {
+      const DramStats& s = r.dram_units[u];
+      const DramFigures g = dram_figures(s);
+      out += fmt::format(
+          "    {:>14}  {:>6.1f}  {:>7.1f}  {:>5.1f}/{:<5} {:>5.1f}/{:<5} {:>7}  {:>11}  {:>9.1f}"
+          "  {:.1f}/{:.1f}\n",
+          u, 100 * g.hit_rate,
+          100 * fraction(static_cast<double>(s.row_conflicts), g.accesses), g.read_queue_mean,
+          s.read_queue_max, g.write_queue_mean, s.write_queue_max, s.write_batches,
+          s.turnarounds, 100 * fraction(s.refresh_busy.seconds(), r.time.seconds()),
+          ns(g.queueing.mean), ns(g.service.mean));
+    }
+  }
   return out;
 }
 

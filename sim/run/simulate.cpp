@@ -57,6 +57,7 @@ void collect_memory(Accelerator& accelerator, SimulationResult& result) {
   result.hbm = hbm.stats();
   result.hbm_units = hbm.params().units();
   if (hbm.dram()) result.dram = hbm.dram()->stats();
+  if (hbm.dram()) result.dram_units = hbm.dram()->unit_stats();
 }
 
 // Runs the elaborated `accelerator` to its end, traced when `traces` asks for it, observed by

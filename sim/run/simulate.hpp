@@ -55,6 +55,7 @@ struct SimulationResult {
   Time block_critical_path;       ///< one block's program with no contention
   std::uint32_t hbm_units = 1;    ///< independently served parts: channels x pseudo-channels
   std::optional<DramStats> dram;  ///< detailed HBM mode: summed over pseudo-channels
+  std::vector<DramStats> dram_units;  ///< detailed HBM mode: each pseudo-channel's
   std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players
 
   // Totals over cores (time spans are summed core-time).

@@ -15,7 +15,7 @@ namespace {
 using F = AddressField;
 
 AddressGeometry hbm3(std::uint64_t interleave = 256) { return test::hbm3_geometry(interleave); }
-std::array<AddressField, kAddressFields> named(std::string_view name) {
+AddressMapping named(std::string_view name) {
   return test::named_mapping(name);
 }
 
@@ -57,7 +57,8 @@ TEST(AddressMap, ChannelContiguousGivesEachPseudoChannelOneSlice) {
 
 TEST(AddressMap, EncodeInvertsDecode) {
   for (const auto& m : named_address_mappings()) {
-    const AddressMap map(hbm3(), m.order);
+    if (m.per_burst) continue;  // below
+    const AddressMap map(hbm3(), m.mapping);
     for (std::uint64_t address :
          {0ull, 0x1234ull, 0xdeadbe0ull, (16ull << 30) - 1, 0x2aaaaaaaull}) {
       EXPECT_EQ(map.encode(map.decode(address)), address) << m.name << " " << address;
@@ -86,7 +87,7 @@ TEST(AddressMap, RowCountNotAPowerOfTwoNeedsTheRowFieldOnTop) {
 TEST(AddressMap, ChecksTheOrderAndCounts) {
   const auto order = named("channel_interleave");
   auto twice = order;
-  twice[0] = F::channel;
+  twice.parts[0].field = F::channel;
   EXPECT_TRUE(check_address_map(hbm3(), twice));
   AddressGeometry g = hbm3();
   g.bank_groups = 6;
@@ -141,6 +142,56 @@ TEST(AddressMap, ChannelContiguousRangeStaysOnOneUnit) {
   map.split(0, 64 * 1024, pieces);
   for (const RowPiece& p : pieces) EXPECT_EQ(p.unit, 0u);
   EXPECT_EQ(pieces.size(), 64u);  // 64 rows of 1 KiB, one per bank group in turn
+}
+
+
+TEST(AddressMap, RamulatorsRoBaRaCoChPutsBurstsOnChannelsThenColumns) {
+  // On 32 B bursts: bits 5-8 ch, 9-13 co, 14 pc, 15-17 bg, 18-19 ba, 20- ro.
+  const AddressMap map(hbm3(32), named("RoBaRaCoCh"));
+  EXPECT_EQ(map.decode(32).channel, 1u);
+  EXPECT_EQ(map.decode(512).column_byte, 32u);
+  EXPECT_EQ(map.decode(1u << 14).pseudo_channel, 1u);
+  EXPECT_EQ(map.decode(1u << 15).bank_group, 1u);
+  EXPECT_EQ(map.decode(1u << 20).row, 1u);
+}
+
+TEST(AddressMap, RamulatorsMop4clxorHashesChannelsWithTheColumn) {
+  // Bits 5-6 co[0:2], 7-10 ch, 11 pc, 12-14 bg, 15-16 ba, 17-19 co[2:5], 20- ro; then
+  // ch ^= co[0:4], pc ^= co[4] (Ramulator 2's linear_mappers.cpp; bg, ba and ro get co's bits
+  // beyond its five: none).
+  const AddressMap map(hbm3(32), named("MOP4CLXOR"));
+  const DramAddress a = map.decode(32);  // co 1: channel 0 ^ 1
+  EXPECT_EQ(a.column_byte, 32u);
+  EXPECT_EQ(a.channel, 1u);
+  EXPECT_EQ(map.decode(128).channel, 1u);           // ch 1, co 0
+  EXPECT_EQ(map.decode(128 + 32).channel, 0u);      // ch 1 ^ co 1
+  const DramAddress b = map.decode(1u << 19);       // co 16: pc ^= 1
+  EXPECT_EQ(b.column_byte, 16u * 32);
+  EXPECT_EQ(b.pseudo_channel, 1u);
+  EXPECT_EQ(b.channel, 0u);
+  for (std::uint64_t address : {0ull, 0x1234560ull, (8ull << 30) - 32, 0x2aaaaaa0ull}) {
+    EXPECT_EQ(map.encode(map.decode(address)), address) << address;
+  }
+  // A 64 B access is two bursts on two channels: two pieces.
+  std::vector<RowPiece> pieces;
+  map.split(0x1000, 64, pieces);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_NE(pieces[0].unit, pieces[1].unit);
+  EXPECT_EQ(pieces[0].bytes + pieces[1].bytes, 64u);
+}
+
+TEST(AddressMap, RefusesMappingsThatLeaveBitsOrUseThemTwice) {
+  AddressMapping m = named("bank_group_interleave");
+  m.parts[2].bits = 1;  // co has 2 bits at 256 B granules
+  EXPECT_NE(check_address_map(hbm3(), m)->find("co bit 1 unused"), std::string::npos);
+  m.parts[2].bits = 3;
+  EXPECT_NE(check_address_map(hbm3(), m)->find("bit 2 of 'co' used twice"), std::string::npos);
+  AddressMapping folded = named("channel_interleave");
+  folded.folds.push_back({AddressField::bank, AddressField::row, 0});
+  EXPECT_FALSE(check_address_map(hbm3(), folded));
+  const AddressMap map(hbm3(), folded);
+  EXPECT_EQ(map.decode(0x100000).bank, 1u);  // row 1 folded into the bank
+  EXPECT_EQ(map.encode(map.decode(0x100000)), 0x100000u);
 }
 
 }  // namespace

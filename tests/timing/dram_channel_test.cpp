@@ -38,6 +38,7 @@ DramChannelParams params(bool refresh = false) {
   t.tRFC = ps(100'000);
   p.refresh = refresh;
   p.first_refresh = ps(1'000'000);
+  p.controller.scheduler = DramScheduler::fcfs;  // the controller's own tests ask for fr_fcfs
   return p;
 }
 
@@ -188,6 +189,155 @@ TEST(DramChannel, WithoutRefreshTheRowStaysOpen) {
   dram.access(ps(0), read(0, 0, 1));
   EXPECT_EQ(dram.access(ps(5'000'000), read(0, 0, 1)).outcome, RowOutcome::hit);
   EXPECT_EQ(dram.stats().refreshes, 0u);
+}
+
+
+// ------------------------------------------------------------------ the controller (fr_fcfs)
+
+RowAccess write_at(std::uint32_t bank, std::uint64_t row, std::uint64_t column) {
+  RowAccess a = write(bank, row, 1);
+  a.column = column;
+  return a;
+}
+
+DramChannelParams fr_fcfs(std::uint32_t read_depth = 32, std::uint32_t write_depth = 8,
+                          std::uint32_t high = 6, std::uint32_t low = 2) {
+  DramChannelParams p = params();
+  p.controller.scheduler = DramScheduler::fr_fcfs;
+  p.controller.read_queue_depth = read_depth;
+  p.controller.write_queue_depth = write_depth;
+  p.controller.write_high_watermark = high;
+  p.controller.write_low_watermark = low;
+  return p;
+}
+
+TEST(DramController, WritesArePostedAndDrainedInBatchesAtTheHighWatermark) {
+  DramChannel dram(fr_fcfs());
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    const RowAccessTiming t = dram.access(ps(0), write(i % 8, 3, 1));
+    EXPECT_TRUE(t.queued);
+    EXPECT_EQ(t.accepted.ps(), 0u);
+  }
+  EXPECT_EQ(dram.stats().write_bursts, 0u);  // all five still queued
+  dram.access(ps(0), write(5, 3, 1));        // the sixth reaches the high watermark
+  EXPECT_EQ(dram.stats().write_batches, 1u);
+  EXPECT_EQ(dram.stats().batched_writes, 4u);  // down to the low watermark, 2
+  EXPECT_EQ(dram.stats().write_bursts, 4u);
+  EXPECT_EQ(dram.queued_writes(), 2u);
+}
+
+TEST(DramController, AReadCoveredByAQueuedWriteIsServedFromIt) {
+  DramChannel dram(fr_fcfs());
+  RowAccess w = write(2, 9, 2);
+  w.column = 64;
+  dram.access(ps(0), w);
+  RowAccess r = read(2, 9, 1);
+  r.column = 96;  // the write's second burst; at once (later, with nothing to read, it drains)
+  const RowAccessTiming t = dram.access(ps(0), r);
+  EXPECT_TRUE(t.queued);
+  EXPECT_EQ(t.data_done.ps(), 0u);
+  EXPECT_EQ(dram.stats().forwarded, 1u);
+  EXPECT_EQ(dram.stats().activations, 0u);
+  r.column = 128;  // past the write: the DRAM serves it
+  EXPECT_FALSE(dram.access(ps(0), r).queued);
+  // A request later: the write queue drained meanwhile (nothing to read), one batch.
+  dram.access(ps(100'000), read(5, 1, 1));
+  EXPECT_EQ(dram.stats().write_batches, 1u);
+  EXPECT_EQ(dram.queued_writes(), 0u);
+}
+
+TEST(DramController, AReadyAccessTakesTheBusGapAnOlderOneLeft) {
+  // Bank 0: row 1 read at 10 (ACT 0), then row 2: PRE at tRAS (20), ACT 28, column 38. A read of
+  // bank 4 (the other group) activated at 8 is ready at 18: fr_fcfs puts it in the bus gap
+  // before 38; fcfs behind the conflict.
+  for (bool reorder : {false, true}) {
+    DramChannel dram(reorder ? fr_fcfs() : params());
+    dram.access(ps(0), read(0, 1, 1));
+    EXPECT_EQ(dram.access(ps(0), read(0, 2, 1)).first_column.ps(), 38'000u);
+    const RowAccessTiming t = dram.access(ps(0), read(4, 1, 1));
+    EXPECT_EQ(t.first_command.ps(), 8'000u) << reorder;
+    EXPECT_EQ(t.last_column.ps(), reorder ? 18'000u : 39'000u) << reorder;
+    EXPECT_EQ(t.data_done.ps(), reorder ? 31'000u : 52'000u) << reorder;
+    EXPECT_EQ(dram.stats().ready_first, reorder ? 1u : 0u);
+  }
+}
+
+TEST(DramController, ARowHitGoesBeforeThePrechargeOfAnOlderConflict) {
+  // Row 1 of bank 0 is open until the conflict's PRE at 20: a later read of row 1 fits before it
+  // (column 12: the group is free after 10 + tCCD_L; 12 + tRTP <= 20). fcfs makes it a conflict
+  // after row 2: PRE at row 2's ACT (28) + tRAS, ACT at 56, column 66.
+  for (bool reorder : {false, true}) {
+    DramChannel dram(reorder ? fr_fcfs() : params());
+    dram.access(ps(0), read(0, 1, 1));
+    dram.access(ps(0), read(0, 2, 1));
+    const RowAccessTiming t = dram.access(ps(0), read(0, 1, 1));
+    EXPECT_EQ(t.outcome, reorder ? RowOutcome::hit : RowOutcome::conflict) << reorder;
+    EXPECT_EQ(t.last_column.ps(), reorder ? 12'000u : 66'000u) << reorder;
+    EXPECT_EQ(t.data_done.ps(), reorder ? 25'000u : 79'000u) << reorder;
+    EXPECT_EQ(dram.stats().row_hit_first, reorder ? 1u : 0u);
+  }
+}
+
+TEST(DramController, AFullReadQueueHoldsTheNextReadUntilTheOldestIssues) {
+  DramChannel dram(fr_fcfs(2));
+  EXPECT_EQ(dram.access(ps(0), read(0, 1, 1)).first_column.ps(), 10'000u);  // ACT 0
+  EXPECT_EQ(dram.access(ps(0), read(4, 1, 1)).first_column.ps(), 13'000u);  // ACT 3
+  const RowAccessTiming t = dram.access(ps(0), read(1, 1, 1));
+  EXPECT_EQ(t.accepted.ps(), 10'000u);       // two queued: room when the first issues
+  EXPECT_EQ(t.first_command.ps(), 10'000u);  // its ACT (tRRD_L after 0 was 5) from then on
+  EXPECT_EQ(dram.stats().queue_full_waits, 1u);
+  EXPECT_EQ(dram.stats().queue_full_time.ps(), 10'000u);
+}
+
+TEST(DramController, MixedReadsAndWritesPayTurnaroundsPerBatch) {
+  // Reads of bank 0 and writes of bank 4 in turn, 100 each: fcfs switches 199 times; fr_fcfs
+  // once a batch each way.
+  std::uint64_t turnarounds[2];
+  for (int reorder = 0; reorder < 2; ++reorder) {
+    DramChannel dram(reorder ? fr_fcfs(32, 32, 25, 6) : params());
+    for (std::uint64_t i = 0; i < 100; ++i) {
+      dram.access(ps(i * 2'000), read(0, 1 + i / 32, 1));
+      dram.access(ps(i * 2'000 + 1'000), write_at(4, 1 + i / 32, i % 32 * 32));
+    }
+    turnarounds[reorder] = dram.stats().turnarounds;
+    if (reorder) EXPECT_EQ(dram.stats().turnarounds, 2 * dram.stats().write_batches);
+  }
+  EXPECT_EQ(turnarounds[0], 199u);
+  EXPECT_LE(turnarounds[1], 20u);
+}
+
+TEST(DramController, ClosedPagePrechargesWhenNothingWaitsForTheRow) {
+  for (PagePolicy policy : {PagePolicy::open, PagePolicy::closed}) {
+    DramChannelParams p = fr_fcfs();
+    p.controller.page_policy = policy;
+    DramChannel dram(p);
+    dram.access(ps(0), read(0, 1, 1));  // PRE allowed from 20 (tRAS)
+    // Arriving before that, the same row is still a hit under both policies.
+    EXPECT_EQ(dram.access(ps(15'000), read(0, 1, 1)).outcome, RowOutcome::hit);
+    const RowAccessTiming later = dram.access(ps(100'000), read(0, 1, 1));
+    EXPECT_EQ(later.outcome,
+              policy == PagePolicy::closed ? RowOutcome::miss : RowOutcome::hit);
+    // Another row: open page pays the precharge now, closed page did it long ago.
+    const RowAccessTiming other = dram.access(ps(200'000), read(0, 2, 1));
+    EXPECT_EQ(other.outcome,
+              policy == PagePolicy::closed ? RowOutcome::miss : RowOutcome::conflict);
+    // closed: ACT at once, tRCD; open: PRE, tRP, ACT, tRCD.
+    EXPECT_EQ(other.first_column.ps(), policy == PagePolicy::closed ? 210'000u : 218'000u);
+  }
+}
+
+TEST(DramController, TheStarvationCapLetsTheOldestWriteGo) {
+  // Bank 0 has row 1 open; queued: a write to row 2 (oldest), then hits to row 1. With a cap of
+  // 2, two hits pass it, then it goes.
+  DramChannelParams p = fr_fcfs(32, 8, 6, 0);
+  p.controller.starvation_cap = 2;
+  DramChannel dram(p);
+  dram.access(ps(0), read(0, 1, 1));
+  dram.access(ps(0), write(0, 2, 1));
+  for (std::uint64_t i = 0; i < 5; ++i) dram.access(ps(0), write_at(0, 1, 32 * i));
+  EXPECT_EQ(dram.stats().write_batches, 1u);
+  EXPECT_EQ(dram.stats().starvation_cap_hits, 1u);
+  EXPECT_EQ(dram.stats().row_conflicts, 2u);  // row 2 after two hits, back to row 1 after it
 }
 
 }  // namespace
