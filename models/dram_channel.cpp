@@ -203,7 +203,9 @@ void DramChannel::place_columns(Time first, const RowAccess& a, bool reorder,
   } else {
     ++stats_.in_order;
   }
-  result.first_column = first;
+  // fcfs reports the earliest the bank could deliver (the figures as they were); fr_fcfs when
+  // the first column issues, behind the bus, which is what the queues count.
+  result.first_column = reorder ? std::min(last, max(group_slot, bus_slot)) : first;
   result.last_column = last;
   result.bus_start = bus_slot;
   stats_.bus_busy += bus;
@@ -259,8 +261,8 @@ bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTimin
   ++stats_.row_hits;
   ++stats_.row_hit_first;
   result.outcome = RowOutcome::hit;
-  result.first_command = first;
-  result.first_column = first;
+  result.first_column = std::min(last, max(group_slot, bus_slot));
+  result.first_command = result.first_column;
   result.last_column = last;
   result.bus_start = bus_slot;
   horizon_ = max(horizon_, last);
@@ -326,7 +328,7 @@ RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
   first = a.is_write ? max(first, write_ready_)
                      : max(first, max(read_after_write_, group.read_after_write));
   place_columns(first, a, reorder, result);
-  if (result.outcome == RowOutcome::hit) result.first_command = first;
+  if (result.outcome == RowOutcome::hit) result.first_command = result.first_column;
   finish_columns(a, result);
   return result;
 }
@@ -334,11 +336,12 @@ RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
 // ------------------------------------------------------------------------- fr_fcfs: the queues
 
 std::size_t DramChannel::pending_reads(Time now) {
-  while (!read_columns_.empty() && read_columns_.front() <= now) {
-    std::pop_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
-    read_columns_.pop_back();
+  std::vector<Time>& heap = reads();
+  while (!heap.empty() && heap.front() <= now) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    heap.pop_back();
   }
-  return read_columns_.size();
+  return heap.size();
 }
 
 std::size_t DramChannel::pending_writes(Time now) {
@@ -470,17 +473,18 @@ RowAccessTiming DramChannel::read(Time now, const RowAccess& a) {
     return result;
   }
   Time enter = now;
+  std::vector<Time>& heap = reads();
   if (pending_reads(now) >= params_.controller.read_queue_depth) {
-    enter = read_columns_.front();  // room when the oldest queued read issues
-    std::pop_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
-    read_columns_.pop_back();
+    enter = heap.front();  // room when the oldest queued read issues
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    heap.pop_back();
     ++stats_.queue_full_waits;
     stats_.queue_full_time += enter - now;
   }
   RowAccessTiming result = serve(enter, a, true);
   result.accepted = enter;
-  read_columns_.push_back(result.first_column);
-  std::push_heap(read_columns_.begin(), read_columns_.end(), std::greater<>());
+  heap.push_back(result.first_column);
+  std::push_heap(heap.begin(), heap.end(), std::greater<>());
   return result;
 }
 

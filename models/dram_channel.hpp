@@ -91,6 +91,9 @@ struct DramController {
   /// Refreshes of the pseudo-channels spread over the interval (true), or all at once, every
   /// tREFI from tREFI (as Ramulator 2's AllBank refresh manager issues them).
   bool staggered_refresh = true;
+  /// The queues' depths and watermarks are a channel's, shared by its pseudo-channels (as a
+  /// controller a channel has them), instead of each pseudo-channel's.
+  bool channel_queues = false;
 };
 
 struct DramChannelParams {
@@ -245,6 +248,9 @@ class DramChannel {
   RowAccessTiming access(Time now, const RowAccess& access);
   /// fr_fcfs: writes still queued (not yet drained).
   std::size_t queued_writes() const { return write_queue_.size(); }
+  /// fr_fcfs: count this pseudo-channel's queued reads in `reads` (a min-heap of first-column
+  /// times another pseudo-channel of the channel shares) against the depth; null: its own.
+  void share_read_queue(std::vector<Time>* reads) { shared_reads_ = reads; }
 
   const DramStats& stats() const { return stats_; }
   const DramChannelParams& params() const { return params_; }
@@ -339,6 +345,8 @@ class DramChannel {
   std::vector<Time> drained_columns_;        // first columns of drained writes, in time order
   std::size_t drained_head_ = 0;             // ... of which those before this have issued
   std::vector<Time> read_columns_;           // min-heap: first columns of reads not yet issued
+  std::vector<Time>* shared_reads_ = nullptr;  // the channel's, when its pseudo-channels share
+  std::vector<Time>& reads() { return shared_reads_ ? *shared_reads_ : read_columns_; }
   Time read_tail_;                           // the last column of the reads scheduled so far
   Time batch_end_;                           // the last write column of the latest drain
   std::uint64_t batch_length_ = 0;           // row accesses of the drain in progress

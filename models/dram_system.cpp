@@ -1,5 +1,6 @@
 #include "models/dram_system.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace ridgeline {
@@ -11,6 +12,20 @@ DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, 
   assert(geometry.interleave_bytes % dram.burst_bytes == 0 && "a burst lies within one granule");
   const std::uint32_t count = geometry.units();
   units_.reserve(count);
+  const bool shared = dram.controller.channel_queues && geometry.pseudo_channels > 1;
+  if (shared) channel_reads_.resize(geometry.channels);
+  // Shared queues: the read queue is the channel's; writes, queued per pseudo-channel, take
+  // their share of the channel's depth and watermarks.
+  DramController controller = dram.controller;
+  if (shared) {
+    const std::uint32_t pcs = geometry.pseudo_channels;
+    controller.write_queue_depth = std::max<std::uint32_t>(1, controller.write_queue_depth / pcs);
+    controller.write_high_watermark = std::min(
+        controller.write_queue_depth,
+        std::max<std::uint32_t>(1, controller.write_high_watermark / pcs));
+    controller.write_low_watermark =
+        std::min(controller.write_low_watermark / pcs, controller.write_high_watermark - 1);
+  }
   for (std::uint32_t u = 0; u < count; ++u) {
     DramChannelParams p;
     p.bank_groups = dram.bank_groups;
@@ -19,13 +34,14 @@ DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, 
     p.data_rate = TransferRate(peak, count);
     p.timing = dram.timing;
     p.refresh = dram.refresh;
-    p.controller = dram.controller;
+    p.controller = controller;
     // Controllers stagger refreshes so that the stack never stops at once: unit u's first is due
     // (u + 1) / count of an interval in; or, not staggered, every unit's at one interval.
     p.first_refresh = dram.controller.staggered_refresh
                           ? Time::from_ps(dram.timing.tREFI.ps() / count * (u + 1))
                           : dram.timing.tREFI;
     units_.emplace_back(p);
+    if (shared) units_.back().share_read_queue(&channel_reads_[u / geometry.pseudo_channels]);
   }
 }
 

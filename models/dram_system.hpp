@@ -61,6 +61,7 @@ class DramSystem {
   AddressMap map_;
   std::uint64_t burst_bytes_;
   std::vector<DramChannel> units_;
+  std::vector<std::vector<Time>> channel_reads_;  // channel_queues: each channel's read queue
   std::vector<RowPiece> pieces_;             // scratch: the current request's row accesses
   std::vector<std::uint64_t> last_request_;  // per unit: the last request that reached it
   std::uint64_t request_ = 0;

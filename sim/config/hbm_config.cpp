@@ -156,6 +156,9 @@ DramController parse_controller(const ConfigNode& node) {
         .fail(fmt::format("the low watermark ({}) must be below the high watermark ({})",
                           c.write_low_watermark, c.write_high_watermark));
   }
+  if (auto scope = node.optional("queue_scope")) {
+    c.channel_queues = scope->choice({"pseudo_channel", "channel"}) == "channel";
+  }
   if (auto schedule = node.optional("refresh_schedule")) {
     c.staggered_refresh = schedule->choice({"staggered", "simultaneous"}) == "staggered";
   }
