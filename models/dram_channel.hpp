@@ -94,6 +94,10 @@ struct DramController {
   /// The queues' depths and watermarks are a channel's, shared by its pseudo-channels (as a
   /// controller a channel has them), instead of each pseudo-channel's.
   bool channel_queues = false;
+  /// A full queue holds the requester too (an in-order front end: the HBM hands the later
+  /// `accepted` time back and a trace player issues nothing before it); otherwise only the
+  /// request waits.
+  bool requesters_stall = false;
 };
 
 struct DramChannelParams {

@@ -8,6 +8,7 @@ namespace ridgeline {
 DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, Bandwidth peak)
     : map_(geometry, dram.mapping),
       burst_bytes_(dram.burst_bytes),
+      requesters_stall_(dram.controller.requesters_stall),
       last_request_(geometry.units(), 0) {
   assert(geometry.interleave_bytes % dram.burst_bytes == 0 && "a burst lies within one granule");
   const std::uint32_t count = geometry.units();
@@ -93,6 +94,7 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
       }
     }
   }
+  if (!requesters_stall_) served.accepted = now;
   return served;
 }
 

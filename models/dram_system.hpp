@@ -60,6 +60,7 @@ class DramSystem {
  private:
   AddressMap map_;
   std::uint64_t burst_bytes_;
+  bool requesters_stall_;
   std::vector<DramChannel> units_;
   std::vector<std::vector<Time>> channel_reads_;  // channel_queues: each channel's read queue
   std::vector<RowPiece> pieces_;             // scratch: the current request's row accesses

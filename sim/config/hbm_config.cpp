@@ -159,6 +159,9 @@ DramController parse_controller(const ConfigNode& node) {
   if (auto scope = node.optional("queue_scope")) {
     c.channel_queues = scope->choice({"pseudo_channel", "channel"}) == "channel";
   }
+  if (auto stall = node.optional("requesters_stall")) {
+    c.requesters_stall = stall->choice({"true", "false"}) == "true";
+  }
   if (auto schedule = node.optional("refresh_schedule")) {
     c.staggered_refresh = schedule->choice({"staggered", "simultaneous"}) == "staggered";
   }
