@@ -138,8 +138,9 @@ TEST(MemoryTrace, SequentialStreamComesNearPeakRandomWellBelow) {
   EXPECT_GE(bandwidth(r[0]), 0.85 * kPeak);
   EXPECT_LE(bandwidth(r[0]), kPeak);
   // Random 64 B loads: every access opens a row, and a pseudo-channel opens one per tRRD_S
-  // (5 ns): at most 64 B / 5 ns = 12.8 GB/s each, half the peak; bank conflicts cost more.
-  EXPECT_LE(bandwidth(r[1]), 0.40 * kPeak);
+  // (5 ns): at most 64 B / 5 ns = 12.8 GB/s each, half the peak, less refresh; bank conflicts
+  // cost more under fcfs, and FR-FCFS's ready-first brings the stream near that bound.
+  EXPECT_LE(bandwidth(r[1]), 0.50 * (1 - 350.0 / 3900) * kPeak);
   EXPECT_GE(bandwidth(r[1]), 0.15 * kPeak);
   EXPECT_EQ(r[1]["components"]["dram"]["activations"].get<double>(),
             kAccesses - r[1]["components"]["dram"]["row_hits"].get<double>());
