@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "sim/run/accelerator.hpp"
+#include "sim/run/invariants.hpp"
 #include "sim/run/run_limits.hpp"
 #include "sim/waveforms/activity_fanout.hpp"
 #include "sim/waveforms/tracer.hpp"
@@ -48,14 +49,15 @@ LevelResult level_result(const MemoryLevel& level) {
 }
 
 void collect_memory(Accelerator& accelerator, SimulationResult& result) {
-  // What the run left dirty in the levels reaches HBM eventually: count it in Q (not in the
-  // time). A level's flush passes through the levels below it, so flush from the cores outwards.
-  for (const auto& level : accelerator.levels) level->flush();
+  // The kernel ends with the last block: what the levels still hold dirty stays there, counted
+  // beside Q (MemoryLevel::end_of_run).
+  for (const auto& level : accelerator.levels) level->end_of_run();
   for (const auto& level : accelerator.levels)
     result.levels.push_back(level_result(level->level()));
   const HbmTiming& hbm = accelerator.hbm.timing();
   result.hbm = hbm.stats();
   result.hbm_units = hbm.params().units();
+  result.hbm_busiest_unit_busy = hbm.busiest_unit_busy();
   if (hbm.dram()) result.dram = hbm.dram()->stats();
 }
 
@@ -76,7 +78,7 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
   if (observers.size() == 1) accelerator.observe(observers.front());
   if (observers.size() > 1) accelerator.observe(&fanout);
   sc_core::sc_start();
-  accelerator.observe(nullptr);  // what follows (the L2's flush) is not the run's
+  accelerator.observe(nullptr);
   if (tracer) tracer->finish();
 }
 
@@ -91,8 +93,9 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
   collect_memory(accelerator, result);
   TracePlayerStats total;
   for (const auto& player : accelerator.players) total.add(player->stats());
-  result.time = total.finish;
+  result.time = max(total.finish, result.hbm.last_transfer);
   result.trace = std::move(total);
+  check_invariants(config, result);
   return result;
 }
 
@@ -111,6 +114,7 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
                                       core->sram.timing.stats(), core->registers.timing.stats()});
     result.time = max(result.time, core->stats().finish);
   }
+  result.time = max(result.time, result.hbm.last_transfer);
 
   // The uncontended time of one block: each op alone on its unit, memory at full bandwidth.
   const HardwareParams& hw = config.hardware;
@@ -135,6 +139,7 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
     }
     return {};
   });
+  check_invariants(config, result);
   return result;
 }
 
