@@ -104,6 +104,18 @@ void ConfigNode::fail(const std::string& rule, const std::string& fix) const {
   throw error(rule, fix);
 }
 
+void ConfigNode::warn(const std::string& message, const std::string& fix) const {
+  ConfigWarning warning{location(), key_path_, message, fix};
+  for (const ConfigWarning& known : document_->warnings) {
+    if (known.text() == warning.text()) return;
+  }
+  document_->warnings.push_back(std::move(warning));
+}
+
+void ConfigNode::ignored(const std::string& reason, const std::string& fix) const {
+  warn("is ignored: " + reason, fix);
+}
+
 void ConfigNode::expect_map() const {
   if (!node_.IsMap()) {
     fail(node_.IsNull() ? "expected a map of keys, found nothing" : "expected a map of keys",

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "sim/config/hardware_guards.hpp"
 #include "sim/config/hbm_config.hpp"
 
 namespace ridgeline {
@@ -83,7 +84,8 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                               ? L2WritePolicy::write_back
                               : L2WritePolicy::write_through;
   }
-  if (auto index = l2.optional("set_index")) {
+  const std::optional<ConfigNode> index = l2.optional("set_index");
+  if (index) {
     params.set_index =
         index->choice({"xor", "modulo"}) == "xor" ? L2SetIndex::xor_folded : L2SetIndex::modulo;
   }
@@ -105,6 +107,12 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                               params.lines(), format_bytes(params.line_bytes), params.associativity,
                               format_bytes(state), format_bytes(kMaxStateBytes)),
                   "use longer lines, more ways or a smaller capacity");
+  }
+  if (index && params.sets() == 1) {
+    index->ignored(fmt::format("the L2 has one set (capacity = line_size x associativity = {}), "
+                               "which every line maps to",
+                               format_bytes(params.capacity_bytes)),
+                   "remove it, or give the L2 more sets");
   }
   return params;
 }
@@ -166,6 +174,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   hbm.reject_unknown_keys();
   if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
   hardware.reject_unknown_keys();
+  warn_dram_below_bandwidth(hbm, params.hbm);
   return params;
 }
 

@@ -101,6 +101,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
         } else {
           base.workload = parse_workload_fields(*base.tree);
         }
+        note_warnings(base.tree->warnings());
       } catch (const ConfigError&) {
         // Points over this base read their documents whole and report what breaks there.
       }
@@ -146,6 +147,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
           } else {
             entry.workload = parse_workload_fields(document);
           }
+          note_warnings(document.warnings());
         } catch (const ConfigError& error) {
           // The value's own fault, or something only the whole point can tell.
           if (!at_or_below(error.key_path(), key.key_path)) {
@@ -208,6 +210,13 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
 }
 
 SweepEvaluator::~SweepEvaluator() = default;
+
+void SweepEvaluator::note_warnings(const std::vector<ConfigWarning>& found) {
+  for (const ConfigWarning& warning : found) {
+    std::string text = warning.text();
+    if (warning_texts_.insert(text).second) warnings_.push_back(warning);
+  }
+}
 
 void SweepEvaluator::check_keys_known() const {
   std::vector<PlacedValue> keys = spec_.fixed;
@@ -342,6 +351,7 @@ bool SweepEvaluator::resolve(Params& out) {
       } else {
         resolved->workload = parse_workload_fields(document);
       }
+      note_warnings(document.warnings());
     } catch (const ConfigError& error) {
       resolved->error = error.what();
     }

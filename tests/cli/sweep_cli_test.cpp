@@ -389,5 +389,27 @@ TEST_F(SweepCli, BadSweepFileExitsWithTwoAndOneLine) {
   EXPECT_FALSE(fs::exists(path("out/results.jsonl")));
 }
 
+// A warning that holds for every point is printed once, not once a point.
+TEST_F(SweepCli, WarningsArePrintedOncePerSweep) {
+  const std::string file = path("warned.yaml");
+  std::ofstream(file) << "sweep:\n  hardware: " << test::config_path("hardware/seed-l2.yaml")
+                      << "\n  workload: "
+                      << test::config_path("workloads/seed/gemm-4096-t64-double.yaml") << "\n"
+                      << "  set:\n    hardware.l2.capacity: 2KiB\n"
+                         "  axes:\n"
+                         "    - workload.stages: [1, 2]\n"
+                         "    - hardware.hbm.latency: [100ns, 200ns, 400ns]\n";
+  const Outcome o = ridgeline("sweep " + file + " --analytical --out " + path("out"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string warning = "ridgeline: warning: ";
+  const auto first = o.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find(warning, first + 1), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("key 'hardware.l2.set_index' is ignored: the L2 has one set"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(rows(path("out")).size(), 6u);
+}
+
 }  // namespace
 }  // namespace ridgeline
