@@ -40,6 +40,12 @@ class ConfigNode {
   const std::string& key_path() const { return key_path_; }
   const YAML::Node& yaml() const { return node_; }
   SourceLocation location() const;
+  /// The file of this node's document, as the user named it.
+  const std::string& document_path() const { return document_->path; }
+  /// Where the value at `key_path` (a full key path) came from: the --set argument that set or
+  /// removed it or a map above it, or the file a value placed there was written in (a sweep);
+  /// otherwise the document's own file, also for a key absent there (its default is the file's).
+  std::string source_of(std::string_view key_path) const;
 
   /// Throws a ConfigError for this node: its location, key path and (if a scalar) value.
   [[noreturn]] void fail(const std::string& rule, const std::string& fix = {}) const;

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "sim/config/hardware_config.hpp"
+#include "sim/config/hardware_guards.hpp"
 #include "sim/config/workload_config.hpp"
 #include "sim/report/report.hpp"
 #include "sim/sweep/sweep_fields.hpp"
@@ -559,11 +560,14 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
   }
   // From the parsed files (cloned: placing values changes the tree), not their text: the
   // points' values were all read already, so nothing is left to report where.
+  // A point's hardware leaves out the stated figures its values change the machine away from,
+  // which the point was not checked against (check_stated_figures).
   const auto emit = [](const Base& base, const char* root, const std::vector<PlacedValue>& values) {
-    if (!base.parsed) {
-      return emit_document(load_document_text(base.file, base.text, root, {}, values));
-    }
-    return emit_document(load_document_tree(base.file, YAML::Clone(base.parsed), root, {}, values));
+    const ConfigNode document =
+        base.parsed ? load_document_tree(base.file, YAML::Clone(base.parsed), root, {}, values)
+                    : load_document_text(base.file, base.text, root, {}, values);
+    if (std::string_view(root) == "hardware") remove_unchecked_stated_figures(document);
+    return emit_document(document);
   };
   return {emit(hardware, "hardware", placed_values(true)),
           emit(workload, "workload", workload_values)};

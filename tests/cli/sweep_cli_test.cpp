@@ -411,5 +411,27 @@ TEST_F(SweepCli, WarningsArePrintedOncePerSweep) {
   EXPECT_EQ(rows(path("out")).size(), 6u);
 }
 
+// A simulated point that changes a figure a stated figure is checked against runs: its
+// hardware.yaml leaves out the stated peaks that no longer describe it, and reads back.
+TEST_F(SweepCli, PointsThatChangeAStatedFiguresInputsRun) {
+  const std::string file = path("cores.yaml");
+  std::ofstream(file) << "sweep:\n  hardware: " << test::config_path("hardware/h100-sxm5-80gb.yaml")
+                      << "\n  workload: " << test::config_path("workloads/vector-add.yaml") << "\n"
+                      << "  set:\n    workload.length: 262144\n"
+                         "  axes:\n"
+                         "    - hardware.cores.count: [4, 132]\n";
+  const Outcome o = ridgeline("sweep " + file + " -j 2 --out " + path("out"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto all = rows(path("out"));
+  ASSERT_EQ(all.size(), 2u);
+  for (const auto& row : all) EXPECT_EQ(row["status"], "ok") << row.dump();
+  // Both: a swept value comes from the sweep file, even one equal to the base file's.
+  for (const char* point : {"0", "1"}) {
+    const std::string written = slurp(path("out/points/" + std::string(point) + "/hardware.yaml"));
+    EXPECT_EQ(written.find("stated_peak"), std::string::npos) << written;
+    EXPECT_NE(written.find("stated_interface"), std::string::npos) << written;
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -1,6 +1,7 @@
-// Configuration that loads but is silently wrong: keys the model ignores where they are, and
-// figures that keep a run from the roofline, are named in warnings (RunConfig::warnings, the JSON
-// report's config.warnings).
+// Configuration that loads but is silently wrong: stated figures that disagree with the simulated
+// ones are refused with both numbers; keys the model ignores where they are, and figures that
+// keep a run from the roofline, are named in warnings (RunConfig::warnings, the JSON report's
+// config.warnings).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "sim/config/hardware_config.hpp"
+#include "sim/config/hardware_guards.hpp"
 #include "sim/report/report.hpp"
 #include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
@@ -17,6 +19,8 @@ namespace {
 
 using test::config_path;
 
+const std::string kA100 = config_path("hardware/a100-sxm4-80gb.yaml");
+const std::string kH100 = config_path("hardware/h100-sxm5-80gb.yaml");
 const std::string kHbm2e = config_path("hardware/hbm2e-stack.yaml");
 const std::string kHbm3 = config_path("hardware/hbm3-stack.yaml");
 const std::string kSeedL2 = config_path("hardware/seed-l2.yaml");
@@ -66,7 +70,19 @@ std::string position_of(const std::string& path, const std::string& text, bool a
   return "not found";
 }
 
-// Every bundled machine loads with nothing to warn about.
+TEST(ConfigGuards, NewUnitsReadExactly) {
+  EXPECT_EQ(parse_quantity("989.4TFLOP/s", Dimension::flop_rate), 989'400'000'000'000u);
+  EXPECT_EQ(parse_quantity("19.5 TFLOP/s", Dimension::flop_rate), 19'500'000'000'000u);
+  EXPECT_EQ(parse_quantity("5.23Gb/s", Dimension::bit_rate), 5'230'000'000u);
+  try {
+    parse_quantity("5.23GB/s", Dimension::bit_rate);
+    FAIL() << "bytes for bits";
+  } catch (const QuantityError& error) {
+    EXPECT_STREQ(error.what(), "'GB/s' is a unit of bandwidth, but this key takes a bit rate");
+  }
+}
+
+// Every bundled machine loads with its stated figures checked and nothing to warn about.
 TEST(ConfigGuards, BundledHardwareHasNoWarnings) {
   std::vector<std::string> files;
   for (const char* folder : {"configs/hardware", "configs/questions/q2-tile-under-limits/hardware",
@@ -79,6 +95,120 @@ TEST(ConfigGuards, BundledHardwareHasNoWarnings) {
     SCOPED_TRACE(file);
     EXPECT_TRUE(hardware_warnings(file).empty()) << warning_lines(hardware_warnings(file));
   }
+}
+
+TEST(ConfigGuards, StatedPeaksDisagreeingAreRefusedWithBothNumbers) {
+  EXPECT_EQ(refusal(kH100, {"hardware.cores.compute.stated_peak.bf16=1000TFLOP/s @ 1.83GHz"}),
+            "--set hardware.cores.compute.stated_peak.bf16=1000TFLOP/s @ 1.83GHz: "
+            "hardware.cores.compute.stated_peak.bf16: value \"1000TFLOP/s @ 1.83GHz\": "
+            "cores.count x throughput.bf16 x the stated clock = 132 x 4096 FLOP/cycle x 1.83 GHz "
+            "= 989.42976 TFLOP/s, 1.06 % below the stated 1 PFLOP/s; they may differ by at "
+            "most 0.5 % (a datasheet's rounding) (correct cores.count or "
+            "cores.compute.throughput.bf16, or the stated peak and its clock)");
+  // H100's FP32 datasheet peak is at 1.98 GHz: stated at the machine's 1.83 GHz, it disagrees.
+  expect_refused(kH100, {"hardware.cores.compute.stated_peak.fp32=66.9TFLOP/s @ 1.83GHz"},
+                 "132 x 256 FLOP/cycle x 1.83 GHz = 61.83936 TFLOP/s, 7.56 % below "
+                 "the stated 66.9 TFLOP/s");
+  // Above as well as below.
+  expect_refused(kA100, {"hardware.cores.compute.stated_peak.fp32=19TFLOP/s @ 1.41GHz"},
+                 "108 x 128 FLOP/cycle x 1.41 GHz = 19.49184 TFLOP/s, 2.59 % above the "
+                 "stated 19 TFLOP/s");
+}
+
+TEST(ConfigGuards, StatedPeaksWithinHalfAPercentPass) {
+  // 989.42976 TFLOP/s simulated, as a fraction of the stated: 0.4998 % below 994.4, 0.5099 %
+  // below 994.5, 0.4905 % above 984.6 and 0.5007 % above 984.5.
+  EXPECT_EQ(refusal(kH100, {"hardware.cores.compute.stated_peak.bf16=994.4TFLOP/s @ 1.83GHz"}), "");
+  EXPECT_NE(refusal(kH100, {"hardware.cores.compute.stated_peak.bf16=994.5TFLOP/s @ 1.83GHz"}), "");
+  EXPECT_EQ(refusal(kH100, {"hardware.cores.compute.stated_peak.bf16=984.6TFLOP/s @ 1.83GHz"}), "");
+  EXPECT_NE(refusal(kH100, {"hardware.cores.compute.stated_peak.bf16=984.5TFLOP/s @ 1.83GHz"}), "");
+}
+
+TEST(ConfigGuards, StatedPeakNeedsItsClockAndAThroughput) {
+  expect_refused(kH100, {"hardware.cores.compute.stated_peak.bf16=989.4TFLOP/s"},
+                 "a stated peak names the clock it is stated at: PEAK @ CLOCK");
+  expect_refused(kH100, {"hardware.cores.compute.stated_peak.bf16=989.4TFLOPS @ 1.83GHz"},
+                 "the peak, before '@': unknown unit 'TFLOPS'");
+  // Ampere has no FP8: a stated FP8 peak has nothing to be checked against.
+  expect_refused(kA100, {"hardware.cores.compute.stated_peak.fp8=1PFLOP/s @ 1.41GHz"},
+                 "the machine lists no cores.compute.throughput.fp8");
+  expect_refused(kA100, {"hardware.cores.compute.stated_peak.fp33=1PFLOP/s @ 1.41GHz"},
+                 "did you mean 'fp32'?");
+}
+
+TEST(ConfigGuards, StatedInterfaceDisagreeingIsRefusedWithBothNumbers) {
+  EXPECT_EQ(refusal(kH100, {"hardware.hbm.stated_interface.pin_rate=6.4Gb/s"}),
+            "--set hardware.hbm.stated_interface.pin_rate=6.4Gb/s: hardware.hbm.stated_interface: "
+            "hbm.bandwidth = 3.35 TB/s is 18.21 % below data_pins x pin_rate / 8 = 5120 x 6.4 Gb/s "
+            "/ 8 = 4.096 TB/s; they may differ by at most 0.5 % (a datasheet's rounding) (correct "
+            "hbm.bandwidth, or the stated pins and pin rate)");
+  expect_refused(kH100, {"hardware.hbm.stated_interface.data_pins=5000"},
+                 "hardware.hbm.stated_interface.data_pins: value \"5000\": 5000 data pins "
+                 "do not split evenly over channels x pseudo_channels = 80 x 2 = 160 parts "
+                 "(31.25 pins each)");
+  expect_refused(kH100, {"hardware.hbm.stated_interface.pin_rate=5.23GB/s"},
+                 "'GB/s' is a unit of bandwidth, but this key takes a bit rate");
+}
+
+TEST(ConfigGuards, StatedSetsDisagreeingAreRefusedWithBothNumbers) {
+  EXPECT_EQ(
+      refusal(kA100, {"hardware.l2.stated_sets=16384"}),
+      "--set hardware.l2.stated_sets=16384: hardware.l2.stated_sets: value \"16384\": "
+      "capacity / (line_size x associativity) = 40 MiB / (128 B x 16) = 20480 sets, not the "
+      "16384 stated (a count of sets is exact: no rounding is allowed) (16384 sets of 128 B x "
+      "16 ways hold 32 MiB: correct capacity, line_size or associativity, or the stated "
+      "sets)");
+}
+
+// A value from --set (or a sweep) makes another machine than the datasheet's: the stated
+// figures it is checked against are not checked, and the machine loads.
+TEST(ConfigGuards, ChangedFiguresTurnTheirStatedFiguresOff) {
+  for (const std::vector<std::string>& overrides :
+       {std::vector<std::string>{"hardware.cores.count=66"},
+        {"hardware.cores.compute.throughput.bf16=2048FLOP/cycle"},
+        {"hardware.hbm.bandwidth=6.7TB/s"},
+        {"hardware.hbm.channels=40"},
+        {"hardware.l2.capacity=25MiB"},
+        {"hardware.clock=1.98GHz"}}) {
+    SCOPED_TRACE(overrides.front());
+    EXPECT_EQ(refusal(kH100, overrides), "");
+    EXPECT_TRUE(hardware_warnings(kH100, overrides).empty());
+  }
+  // The figures left as the file has them are still checked.
+  EXPECT_NE(refusal(kH100, {"hardware.hbm.bandwidth=6.7TB/s",
+                            "hardware.cores.compute.stated_peak.bf16=1PFLOP/s @ 1.83GHz"}),
+            "");
+  // A stated figure given with the figures it states, in one value, is checked.
+  EXPECT_NE(refusal(kH100, {"hardware.hbm={bandwidth: 1TB/s, latency: 100ns, channels: 8, "
+                            "interleave: 256B, max_bytes_in_flight_per_core: 64KiB, "
+                            "stated_interface: {data_pins: 1024, pin_rate: 6.4Gb/s}}"}),
+            "");
+}
+
+// A sweep point that changes cores.count writes its hardware.yaml without the stated peaks it
+// was not checked against: the file reads back as the point did.
+TEST(ConfigGuards, WrittenPointsLeaveOutTheStatedFiguresTheyChanged) {
+  const std::vector<PlacedValue> placed = {
+      PlacedValue{"hardware.cores.count", YAML::Load("66"), SourceLocation{"sweep.yaml", 3, 5}},
+      PlacedValue{"hardware.cores.compute.throughput.fp32", YAML::Load("128FLOP/cycle"),
+                  SourceLocation{"sweep.yaml", 4, 5}}};
+  const ConfigNode point =
+      load_document_text(kH100, read_config_file(kH100), "hardware", {}, placed);
+  EXPECT_NO_THROW(parse_hardware(point));
+  remove_unchecked_stated_figures(point);
+  const std::string written = emit_document(point);
+  EXPECT_EQ(written.find("stated_peak"), std::string::npos) << "every type's peak used cores.count";
+  EXPECT_NE(written.find("stated_interface"), std::string::npos) << "the HBM is the file's";
+  EXPECT_NE(written.find("stated_sets"), std::string::npos);
+  EXPECT_NO_THROW(parse_hardware(load_document_text("point.yaml", written, "hardware", {})));
+
+  // Only the type changed loses its peak.
+  const ConfigNode fp32_only =
+      load_document_text(kH100, read_config_file(kH100), "hardware", {}, {placed[1]});
+  remove_unchecked_stated_figures(fp32_only);
+  const YAML::Node peaks = fp32_only.yaml()["cores"]["compute"]["stated_peak"];
+  EXPECT_FALSE(peaks["fp32"].IsDefined());
+  EXPECT_TRUE(peaks["bf16"].IsDefined());
 }
 
 // --- warnings ---
