@@ -197,6 +197,11 @@ int run_study(const StudyOptions& options) {
     // A run that cannot be simulated is bad input like any other: refused before anything runs.
     if (!options.analytical_only) check_simulated_time_fits(configs.back());
   }
+  // Every run's warnings before anything runs, each once (the hardware's are every run's).
+  std::vector<ConfigWarning> warnings;
+  for (const RunConfig& config : configs)
+    warnings.insert(warnings.end(), config.warnings.begin(), config.warnings.end());
+  std::cerr << warning_lines(warnings) << std::flush;
   const RunConfig& first = configs.front();
   const std::vector<std::string> labels = row_labels(configs, options.workload_paths);
   // Labels pad to the longest, so columns line up past the usual 20 characters.

@@ -370,7 +370,10 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["config"] = {{"version", ridgeline_version()},
                       {"hardware_path", config.hardware_path},
                       {"workload_path", config.workload_path},
-                      {"overrides", config.overrides}};
+                      {"overrides", config.overrides},
+                      {"warnings", Json::array()}};
+  for (const ConfigWarning& warning : config.warnings)
+    report["config"]["warnings"].push_back(warning.text());
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
