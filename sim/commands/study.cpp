@@ -271,7 +271,7 @@ int run_study(const StudyOptions& options) {
     simulated.title = "Simulated";
     simulated.header = {"method",   "T_ideal (ms)", "simulated (ms)", "sim/ideal", "TFLOP/s",
                         "HBM TB/s", "I measured",   "Q exact",        "overlap",   "bound"};
-    simulated.widths = {method_width, 14, 14, 9, 12, 12, 11, 8, 8, 18};
+    simulated.widths = {method_width, 14, 14, 9, 12, 12, 11, 8, 8, 14};
     StudyTable l2;
     l2.id = "l2";
     l2.title = "L2 and the memory levels (simulated)";
