@@ -116,7 +116,9 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
   }
   result.time = max(result.time, result.hbm.last_transfer);
 
-  // The uncontended time of one block: each op alone on its unit, memory at full bandwidth.
+  // The uncontended time of one block: each op alone on its unit, memory at full bandwidth. With
+  // an L2 a request can do no better than to hit: its bytes through the port, then the hit
+  // latency (an HBM latency would overstate it: the invariants found the path longer than runs).
   const HardwareParams& hw = config.hardware;
   const ComputeUnitTiming compute(hw.core.compute, hw.core_clock);
   const SramTiming sram(hw.core.sram, hw.core_clock);
@@ -124,6 +126,10 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
     switch (op.kind) {
       case OpKind::load:
       case OpKind::store: {
+        if (hw.l2) {
+          const Time transfer = hw.l2->bandwidth.transfer_time(op.hbm_bytes());
+          return {transfer, transfer + hw.l2->hit_latency};
+        }
         const Time transfer = hw.hbm.peak_bandwidth.transfer_time(op.hbm_bytes());
         return {transfer, transfer + hw.hbm.access_latency};
       }
