@@ -276,8 +276,9 @@ std::string queues_text(const SimulationResult& r, const RunFigures& d) {
   return out;
 }
 
-// The run's one verdict, and the note's model beside it, labelled as such.
-std::string verdict_text(const RunConfig& config, const RunFigures& d) {
+// The run's one verdict, and the note's model beside it (binding `note_limit`), labelled as such.
+std::string verdict_text(const RunConfig& config, const std::string& note_limit,
+                         const RunFigures& d) {
   const Verdict& v = d.verdict;
   const Roofline& note = config.analysis.roofline;
   std::string roof;
@@ -290,7 +291,6 @@ std::string verdict_text(const RunConfig& config, const RunFigures& d) {
       "would take {})\n",
       v.bound, v.limit == "compute" ? "" : " at " + upper_case(v.limit), v.percent_of_roof, roof,
       duration(v.roof_s));
-  const std::string note_limit = analytical_levels(config).binding;
   if (std::abs(d.percent_of_note_roof - v.percent_of_roof) >= 0.005 || note_limit != v.limit) {
     // With an L2 the note's roof (its Q assumes no reuse across output tiles) is not one the
     // run faces: say what it is rather than print a share of it as the run's.
@@ -298,9 +298,9 @@ std::string verdict_text(const RunConfig& config, const RunFigures& d) {
         "  the seed note's model: {}-bound at {}, roof {} at its Q of {} bytes; the run reached "
         "{:.2f} % of that roof{}\n",
         name_of(note.bound), note_limit == "compute" ? "P" : upper_case(note_limit),
-        engineering(note.roof_flop_per_s > 0 ? note.roof_flop_per_s
-                                             : config.analysis.roof.hbm_bytes_per_s,
-                    note.roof_flop_per_s > 0 ? "FLOP/s" : "B/s"),
+        engineering(
+            note.roof_flop_per_s > 0 ? note.roof_flop_per_s : config.analysis.roof.hbm_bytes_per_s,
+            note.roof_flop_per_s > 0 ? "FLOP/s" : "B/s"),
         with_commas(config.analysis.hbm_bytes()), d.percent_of_note_roof,
         d.hbm_bytes < config.analysis.hbm_bytes()
             ? fmt::format(" (HBM carried {} of that Q: the L2 served the rest, or holds it dirty "
@@ -313,9 +313,8 @@ std::string verdict_text(const RunConfig& config, const RunFigures& d) {
 }
 
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
-void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r,
-                     const RunFigures* figures) {
-  const Levels analytical = analytical_levels(config);
+void add_levels_text(std::string& out, const RunConfig& config, const Levels& analytical,
+                     const SimulationResult* r, const RunFigures* figures) {
   const Levels* simulated = figures ? &figures->levels : nullptr;
   auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
   out +=
@@ -345,10 +344,10 @@ void add_levels_text(std::string& out, const RunConfig& config, const Simulation
     out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
   }
   out += '\n';
-  out += fmt::format(
-      "    binds: {} (the lowest roof at the analytical Q){}\n", analytical.binding,
-      simulated ? fmt::format(";  in the run: {} (the lowest at the Q measured)", simulated->binding)
-                : "");
+  out += fmt::format("    binds: {} (the lowest roof at the analytical Q){}\n", analytical.binding,
+                     simulated ? fmt::format(";  in the run: {} (the lowest at the Q measured)",
+                                             simulated->binding)
+                               : "");
   for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
     const std::string name = upper_case(level.name);
     out += fmt::format(
@@ -438,9 +437,10 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        d ? engineering(d->flop_per_s, "FLOP/s") : "");
   line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
        d ? engineering(d->hbm_bytes_per_s, "B/s") : "");
-  line(row, "bound", bound_text(name_of(r.bound), analytical_levels(config).binding),
+  const Levels analytical = analytical_levels(config);  // the note's, for the text's every part
+  line(row, "bound", bound_text(name_of(r.bound), analytical.binding),
        d ? bound_text(d->verdict.bound, d->verdict.limit) : "");
-  if (d) out += verdict_text(config, *d);
+  if (d) out += verdict_text(config, analytical.binding, *d);
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", duration(r.t_compute_s),
        duration(r.t_memory_s), duration(r.t_ideal_s));
@@ -468,7 +468,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        counted(config.occupancy.blocks_per_core, "block"), config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
-  add_levels_text(out, config, simulated, d ? &*d : nullptr);
+  add_levels_text(out, config, analytical, simulated, d ? &*d : nullptr);
 
   if (d) {
     const CoreStats& c = d->cores;
