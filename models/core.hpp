@@ -38,6 +38,7 @@ struct CoreStats : StatFields<CoreStats> {
   std::uint64_t local_stores = 0;          ///< of `stores`: spilled registers written back
   std::uint64_t local_load_bytes = 0;      ///< of `load_bytes`: local memory
   std::uint64_t local_store_bytes = 0;     ///< of `store_bytes`: local memory
+  std::uint64_t buffer_waits = 0;          ///< loads that waited for a free buffer
 
   Time compute_busy;     ///< the compute unit was occupied
   Time memory_active;    ///< at least one load or store was in flight
@@ -45,7 +46,7 @@ struct CoreStats : StatFields<CoreStats> {
   Time waiting_data;     ///< compute idle while loads were outstanding (data not yet there)
   Time draining;         ///< compute idle, blocks resident, no load outstanding (stores, syncs)
   Time no_work;          ///< compute idle, no block resident
-  Time buffer_wait;      ///< summed over blocks: next load ready but its buffer still in use
+  Time buffer_wait;      ///< summed over loads: ready but for a buffer still in use
   Time in_flight_limit;  ///< the next memory request waited for the in-flight limit
   Time finish;           ///< when the core's last block retired
 
@@ -91,8 +92,10 @@ struct CoreStats : StatFields<CoreStats> {
                 "compute idle, blocks resident, no load outstanding (stores, barriers, pipeline)"),
         counter("no_work_s", &CoreStats::no_work, "s", Merge::sum,
                 "compute idle with no block resident"),
+        counter("buffer_waits", &CoreStats::buffer_waits, "loads", Merge::sum,
+                "loads that waited for a free buffer"),
         counter("buffer_wait_s", &CoreStats::buffer_wait, "s", Merge::sum,
-                "summed over blocks: next load ready but its buffer still in use"),
+                "summed over loads: ready but for a buffer still in use (load-time, not core-time)"),
         counter("in_flight_limit_s", &CoreStats::in_flight_limit, "s", Merge::sum,
                 "next memory request held back by the in-flight limit"),
         counter("finish_s", &CoreStats::finish, "s", Merge::max,

@@ -266,6 +266,7 @@ void Core::check_ready(BlockSlot& block, std::uint32_t slot, std::uint32_t op, T
   if (block.pending_done[op] == 0) {
     if (block.buffer_wait_since_ps[op] != kNotWaiting) {
       stats_.buffer_wait += t - Time::from_ps(block.buffer_wait_since_ps[op]);
+      ++stats_.buffer_waits;
       block.buffer_wait_since_ps[op] = kNotWaiting;
     }
     start_op(slot, op, t);

@@ -37,6 +37,7 @@ HbmTiming::HbmTiming(const HbmParams& params)
     : params_(params),
       channel_rate_(params.peak_bandwidth, params.units()),
       channel_free_(params.units()),
+      busy_on_channel_(params.units()),
       bytes_on_channel_(params.units()) {
   assert(params.units() > 0 && params.interleave_bytes > 0 &&
          params.peak_bandwidth.bytes_per_second > 0);
@@ -132,6 +133,17 @@ void HbmTiming::report_transfers(Time now, bool is_write) const {
   }
 }
 
+Time HbmTiming::busiest_unit_busy() const {
+  Time busiest;
+  if (dram_) {
+    for (std::uint32_t unit = 0; unit < dram_->units(); ++unit)
+      busiest = max(busiest, dram_->unit(unit).stats().bus_busy);
+  } else {
+    for (const Time busy : busy_on_channel_) busiest = max(busiest, busy);
+  }
+  return busiest;
+}
+
 Time HbmTiming::access(Time now, const Region& region, bool is_write) {
   Time last_transfer_end = now;
   Time longest_wait;
@@ -150,6 +162,7 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
       const Time start = max(now, channel_free_[channel]);
       const Time transfer = channel_rate_.time_for(bytes);
       channel_free_[channel] = start + transfer;
+      busy_on_channel_[channel] += transfer;
       stats_.channel_busy += transfer;
       longest_wait = max(longest_wait, start - now);
       last_transfer_end = max(last_transfer_end, channel_free_[channel]);
@@ -165,6 +178,8 @@ Time HbmTiming::access(Time now, const Region& region, bool is_write) {
     ++stats_.reads;
   }
   stats_.queue_delay += longest_wait;
+  if (!is_write) stats_.read_queue_delay += longest_wait;
+  stats_.last_transfer = max(stats_.last_transfer, last_transfer_end);
   const Time arrived = last_transfer_end + params_.access_latency;
   stats_.last_data = max(stats_.last_data, arrived);
   return arrived;

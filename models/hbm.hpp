@@ -58,6 +58,8 @@ struct HbmStats : StatFields<HbmStats> {
   Time channel_busy;              ///< sum over channels (pseudo-channels) of time transferring
   Time queue_delay;               ///< sum over requests of the wait for a busy channel (detailed:
                                   ///< of the first DRAM command of each pseudo-channel)
+  Time read_queue_delay;          ///< of queue_delay: read requests
+  Time last_transfer;             ///< when the last transfer ended on its channel
   Time last_data;                 ///< when the last request's data arrived
 
   static constexpr auto fields() {
@@ -69,7 +71,11 @@ struct HbmStats : StatFields<HbmStats> {
         counter("channel_busy_s", &HbmStats::channel_busy, "s", Merge::sum,
                 "sum over channels (pseudo-channels) of time spent transferring"),
         counter("queue_delay_s", &HbmStats::queue_delay, "s", Merge::sum,
-                "sum over requests of the time spent waiting for a busy channel"));
+                "sum over requests of the time spent waiting for a busy channel"),
+        counter("read_queue_delay_s", &HbmStats::read_queue_delay, "s", Merge::sum,
+                "of queue_delay: read requests"),
+        counter("last_transfer_s", &HbmStats::last_transfer, "s", Merge::max,
+                "when the last transfer ended on its channel"));
   }
 };
 
@@ -87,6 +93,8 @@ class HbmTiming {
   /// When the last request was taken by the controller (its arrival unless a queue was full).
   Time last_accepted() const { return last_accepted_; }
   Time channel_free(std::uint32_t channel) const { return channel_free_[channel]; }
+  /// The longest any one channel (pseudo-channel) spent transferring: within the run's time.
+  Time busiest_unit_busy() const;
   /// The detailed mode's DRAM, or null in simple mode.
   const DramSystem* dram() const { return dram_.get(); }
 
@@ -108,6 +116,7 @@ class HbmTiming {
   std::optional<AddressMap> map_;     // simple mode with the DRAM's organisation given
   std::vector<RowPiece> pieces_;      // scratch for split() through map_
   std::vector<Time> channel_free_;
+  std::vector<Time> busy_on_channel_;  // simple mode
   std::vector<std::uint64_t> bytes_on_channel_;  // scratch for split()
   ActivityObserver* observer_ = nullptr;
   Time last_accepted_;

@@ -370,18 +370,15 @@ void L2CacheTiming::write_lines(std::vector<std::uint64_t>& lines, std::uint64_t
   lines.clear();
 }
 
-void L2CacheTiming::flush(Time now) {
-  now_ = now;
-  scratch_lines_.clear();
+void L2CacheTiming::end_of_run() {
+  std::uint64_t dirty = 0;
   for (std::uint64_t set = 0; set < sets_.sets(); ++set) {
     for (std::uint32_t way = 0; way < sets_.ways(); ++way) {
-      std::uint8_t& flags = sets_.flags(set, way);
-      if (!(flags & CacheSets::kDirty)) continue;
-      scratch_lines_.push_back(sets_.tag(set, way));
-      flags &= static_cast<std::uint8_t>(~CacheSets::kDirty);
+      if (sets_.flags(set, way) & CacheSets::kDirty) ++dirty;
     }
   }
-  write_lines(scratch_lines_, stats_.flush_requests, stats_.flush_bytes);
+  stats_.dirty_at_end_lines = dirty;
+  stats_.dirty_at_end_bytes = dirty * params_.line_bytes;
 }
 
 }  // namespace ridgeline

@@ -11,7 +11,8 @@
 // A line keeps the time its data arrives. A request that finds a line whose fill is still on its
 // way waits for that fill instead of fetching the line again, so a tile that several cores ask
 // for at nearly the same time crosses HBM once. Dirty lines are written back when evicted
-// (coalesced into contiguous runs) and, at the end of a run, by flush().
+// (coalesced into contiguous runs); what is still dirty when the kernel ends stays in the cache,
+// counted (end_of_run()) but neither written nor timed, as a GPU's L2 keeps it across kernels.
 #pragma once
 
 #include <cstdint>
@@ -72,14 +73,14 @@ struct L2CacheStats : StatFields<L2CacheStats> {
   std::uint64_t writeback_bytes = 0;         ///< bytes they moved
   std::uint64_t write_through_requests = 0;  ///< stores passed on to HBM (write-through)
   std::uint64_t write_through_bytes = 0;     ///< bytes they moved
-  std::uint64_t flush_requests = 0;          ///< HBM writes of the lines dirty at the end
-  std::uint64_t flush_bytes = 0;             ///< bytes they moved
+  std::uint64_t dirty_at_end_lines = 0;      ///< lines still dirty when the kernel ended
+  std::uint64_t dirty_at_end_bytes = 0;      ///< their bytes: not in Q, not written
   Time port_busy;                            ///< time the port to the cores was transferring
   Time port_queue_delay;                     ///< summed over requests: wait for a busy port
 
   std::uint64_t hbm_read_bytes() const { return fill_bytes; }
   std::uint64_t hbm_write_bytes() const {
-    return writeback_bytes + write_through_bytes + flush_bytes;
+    return writeback_bytes + write_through_bytes;
   }
   static constexpr auto fields() {
     return std::make_tuple(
@@ -116,15 +117,15 @@ struct L2CacheStats : StatFields<L2CacheStats> {
                 Merge::sum, "stores passed on to HBM (write-through)"),
         counter("write_through_bytes", &L2CacheStats::write_through_bytes, "bytes", Merge::sum,
                 "bytes of stores passed on to HBM (write-through)"),
-        counter("flush_requests", &L2CacheStats::flush_requests, "requests", Merge::sum,
-                "HBM writes of the lines still dirty at the end of the run"),
-        counter("flush_bytes", &L2CacheStats::flush_bytes, "bytes", Merge::sum,
-                "bytes of lines still dirty at the end written"),
+        counter("dirty_at_end_lines", &L2CacheStats::dirty_at_end_lines, "lines", Merge::sum,
+                "lines still dirty when the kernel ended: kept in the L2, not written to HBM"),
+        counter("dirty_at_end_bytes", &L2CacheStats::dirty_at_end_bytes, "bytes", Merge::sum,
+                "bytes of the lines still dirty at the end: beside Q, not in it"),
         formula(
             "hbm_bytes",
             +[](const L2CacheStats& s) { return as_stat(s.hbm_read_bytes() + s.hbm_write_bytes()); },
             "bytes",
-            "bytes the L2 moved to and from HBM: fills, write-backs, write-through, flush"),
+            "bytes the L2 moved to and from HBM while the kernel ran: fills, write-backs, write-through"),
         counter("port_busy_s", &L2CacheStats::port_busy, "s", Merge::sum,
                 "time the port to the cores was transferring"),
         counter("port_queue_delay_s", &L2CacheStats::port_queue_delay, "s", Merge::sum,
@@ -250,8 +251,8 @@ class L2CacheTiming final : public MemoryLevel {
   /// Serves a request of the cores arriving at `now` (in time order); returns when it is done.
   Time access(Time now, const Region& region, bool is_write);
 
-  /// Writes every dirty line back at `now` (the end of a run) and leaves them clean.
-  void flush(Time now) override;
+  /// Counts the dirty lines (dirty_at_end_lines, dirty_at_end_bytes) and leaves them dirty.
+  void end_of_run() override;
 
   const L2CacheParams& params() const { return params_; }
   const L2CacheStats& stats() const { return stats_; }
@@ -261,7 +262,8 @@ class L2CacheTiming final : public MemoryLevel {
   /// Q at the L2 is what the cores asked for; below it, fills, write-backs and write-through.
   LevelTraffic traffic() const override {
     return {stats_.read_bytes + stats_.write_bytes,
-            stats_.hbm_read_bytes() + stats_.hbm_write_bytes(), stats_.port_busy};
+            stats_.hbm_read_bytes() + stats_.hbm_write_bytes(), stats_.port_busy,
+            stats_.read_requests + stats_.write_requests, stats_.port_queue_delay};
   }
   void visit(const StatVisitor& visitor) const override { stats_.visit(visitor); }
   void observe(ActivityObserver* observer, std::uint32_t position) override {
@@ -317,7 +319,6 @@ class L2CacheTiming final : public MemoryLevel {
   std::vector<Slot> row_slots_;      // lines of the current row's run
   std::vector<Slot> run_slots_;      // lines of pending_run_
   std::vector<std::uint64_t> evicted_dirty_;
-  std::vector<std::uint64_t> scratch_lines_;
   ActivityObserver* observer_ = nullptr;
   std::uint32_t position_ = 0;  // in the chain of levels, for the observer
 };

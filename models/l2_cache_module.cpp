@@ -30,7 +30,6 @@ void L2Cache::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void L2Cache::flush() { timing_.flush(now()); }
 
 Time L2Cache::access(Time at, const Region& region, bool is_write) {
   request_.region = region;

@@ -37,8 +37,7 @@ class L2Cache : public MemoryLevelModule, private MemoryBelow {
   void observe(ActivityObserver* observer, std::uint32_t position) override {
     timing_.observe(observer, position);
   }
-  /// Writes the dirty lines back to the HBM; call once the simulation has stopped.
-  void flush() override;
+  void end_of_run() override { timing_.end_of_run(); }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -19,6 +19,8 @@ struct LevelTraffic {
   std::uint64_t requested_bytes = 0;  ///< bytes the side towards the cores asked for: its Q
   std::uint64_t below_bytes = 0;      ///< bytes it read from and wrote to the level below
   Time port_busy;                     ///< time its port towards the cores was transferring
+  std::uint64_t requests = 0;         ///< requests from the side towards the cores
+  Time port_queue_delay;              ///< summed over them: the wait for a free port
 };
 
 class MemoryLevel {
@@ -32,9 +34,11 @@ class MemoryLevel {
   virtual LevelTraffic traffic() const = 0;
   /// Its counters, each once with its name, unit and meaning.
   virtual void visit(const StatVisitor& visitor) const = 0;
-  /// Sends on at `now` (the end of a run) what it still holds for the level below, e.g. dirty
-  /// lines: it reaches HBM eventually, so it counts in Q.
-  virtual void flush(Time now) = 0;
+  /// The kernel's end: counts what the level still holds for the level below (dirty lines) and
+  /// sends none of it. A GPU keeps its L2's contents when a kernel ends (the next kernel of a
+  /// graph finds them there), so a kernel's Q and time are what moved while it ran; what is left
+  /// dirty is reported beside Q, not in it.
+  virtual void end_of_run() = 0;
   /// Tells `observer` (null: nobody) its port's transfers, as unit (UnitKind::level_port,
   /// `position`): its place in the chain, 0 next to the cores.
   virtual void observe(ActivityObserver* observer, std::uint32_t position) = 0;

@@ -23,8 +23,8 @@ class MemoryLevelModule : public sc_core::sc_module {
   virtual tlm::tlm_initiator_socket<>& memory() = 0;
   virtual const MemoryLevel& level() const = 0;
   virtual void observe(ActivityObserver* observer, std::uint32_t position) = 0;
-  /// Flushes the level at the present; call once the simulation has stopped.
-  virtual void flush() = 0;
+  /// The kernel's end (MemoryLevel::end_of_run); call once the simulation has stopped.
+  virtual void end_of_run() = 0;
 };
 
 }  // namespace ridgeline

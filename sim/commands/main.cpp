@@ -165,15 +165,23 @@ void write_report_files(const RunOptions& options, const Json& report,
     write_file_atomically(options.html_path, render_html_report(report, busy));
 }
 
+// The run's configuration, its warnings printed on stderr (with --quiet too: they are not
+// progress, and stdout stays the report's).
+RunConfig load_and_warn(const RunOptions& options) {
+  RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  std::cerr << warning_lines(config.warnings) << std::flush;
+  return config;
+}
+
 int analyze_command(const RunOptions& options) {
-  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  const RunConfig config = load_and_warn(options);
   write_report_files(options, report_json(config, nullptr));
   if (!options.quiet) std::cout << report_text(config, nullptr);
   return 0;
 }
 
 int run_command(const RunOptions& options) {
-  const RunConfig config = load_config(options.hardware, options.workload, options.overrides);
+  const RunConfig config = load_and_warn(options);
   // The report's timeline chart needs the units' busy time over the run: watched only for it.
   std::optional<BusyTimeline> busy;
   if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());

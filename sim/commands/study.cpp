@@ -87,7 +87,12 @@ std::vector<std::string> l2_cells(const std::string& label, const Json& report) 
           fmt::format("{:.1f} %", 100.0 * static_cast<double>(hbm_q) / static_cast<double>(note_q)),
           fmt::format("{:.3f}", s["intensity_flop_per_byte"].get<double>()),
           fmt::format("{:.1f} %", 100 * s["l2"]["hit_rate"].get<double>()),
-          s["binding_level"].get<std::string>()};
+          s["verdict"]["limit"].get<std::string>()};
+}
+
+std::string verdict_cell(const Json& simulated) {
+  const Json& v = simulated["verdict"];
+  return bound_text(v["bound"].get<std::string>(), v["limit"].get<std::string>());
 }
 
 Json read_json(const std::string& path) {
@@ -192,6 +197,11 @@ int run_study(const StudyOptions& options) {
     // A run that cannot be simulated is bad input like any other: refused before anything runs.
     if (!options.analytical_only) check_simulated_time_fits(configs.back());
   }
+  // Every run's warnings before anything runs, each once (the hardware's are every run's).
+  std::vector<ConfigWarning> warnings;
+  for (const RunConfig& config : configs)
+    warnings.insert(warnings.end(), config.warnings.begin(), config.warnings.end());
+  std::cerr << warning_lines(warnings) << std::flush;
   const RunConfig& first = configs.front();
   const std::vector<std::string> labels = row_labels(configs, options.workload_paths);
   // Labels pad to the longest, so columns line up past the usual 20 characters.
@@ -261,7 +271,7 @@ int run_study(const StudyOptions& options) {
     simulated.title = "Simulated";
     simulated.header = {"method",   "T_ideal (ms)", "simulated (ms)", "sim/ideal", "TFLOP/s",
                         "HBM TB/s", "I measured",   "Q exact",        "overlap",   "bound"};
-    simulated.widths = {method_width, 14, 14, 9, 12, 12, 11, 8, 8, 8};
+    simulated.widths = {method_width, 14, 14, 9, 12, 12, 11, 8, 8, 14};
     StudyTable l2;
     l2.id = "l2";
     l2.title = "L2 and the memory levels (simulated)";
@@ -296,7 +306,7 @@ int run_study(const StudyOptions& options) {
                ? "yes"
                : "NO",
            fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()),
-           s["bound"].get<std::string>()});
+           verdict_cell(s)});
       if (has_l2) l2.add(l2_cells(labels[i], report));
       reports.push_back(report);
       report_labels.push_back(labels[i]);
@@ -313,14 +323,15 @@ int run_study(const StudyOptions& options) {
         "equal the model's Q (plus spilled registers' traffic, if any).",
         "overlap: per core, the share of the shorter of memory activity and compute that ran "
         "alongside the other.",
-        "bound: the busier of HBM and the compute units in the simulation."};
+        "bound: the run's verdict, the roof it came closest to: compute (F / P), or the memory "
+        "level in brackets (its Q measured / its bandwidth), as `ridgeline run` prints it."};
     if (has_l2) {
       notes.insert(notes.end(),
                    {"With an L2 the HBM carries less than the note's Q (which assumes no reuse "
                     "across output tiles): Q exact is n/a.",
                     "L2 hits: line look-ups served without a new HBM fetch (a hit, or a fill "
                     "already on its way).",
-                    "binds: the busiest of compute, HBM, L2 and SRAM in the run."});
+                    "binds: the run's verdict, as in the bound column above."});
     }
     fmt::print("\n");
     for (const std::string& note : notes) fmt::print("  {}\n", note);

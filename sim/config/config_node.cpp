@@ -84,6 +84,20 @@ SourceLocation ConfigNode::location() const {
   return SourceLocation{document_->path, mark.line + 1, mark.column + 1};
 }
 
+std::string ConfigNode::source_of(std::string_view key_path) const {
+  for (std::string path(key_path); !path.empty();) {
+    if (auto it = document_->placed.find(path); it != document_->placed.end())
+      return it->second.source;
+    if (auto it = document_->overridden.find(path); it != document_->overridden.end())
+      return "--set " + it->second;
+    if (auto it = document_->removed.find(path); it != document_->removed.end())
+      return "--set " + it->second;
+    const auto dot = path.rfind('.');
+    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+  }
+  return document_->path;
+}
+
 ConfigNode ConfigNode::find(std::string_view key_path) const {
   // Recursion, not assignment: assigning a yaml-cpp handle would write into the tree.
   if (key_path.size() <= key_path_.size() || !node_.IsMap()) return *this;
@@ -102,6 +116,18 @@ ConfigError ConfigNode::error(const std::string& rule, const std::string& fix) c
 
 void ConfigNode::fail(const std::string& rule, const std::string& fix) const {
   throw error(rule, fix);
+}
+
+void ConfigNode::warn(const std::string& message, const std::string& fix) const {
+  ConfigWarning warning{location(), key_path_, message, fix};
+  for (const ConfigWarning& known : document_->warnings) {
+    if (known.text() == warning.text()) return;
+  }
+  document_->warnings.push_back(std::move(warning));
+}
+
+void ConfigNode::ignored(const std::string& reason, const std::string& fix) const {
+  warn("is ignored: " + reason, fix);
 }
 
 void ConfigNode::expect_map() const {

@@ -29,6 +29,8 @@ struct ConfigDocument {
   std::map<std::string, SourceLocation> placed;
   /// key path -> the --set argument that removed it (key=null), for a required key's error.
   std::map<std::string, std::string> removed;
+  /// What the reader found to warn about (ConfigNode::warn), in the order found, each once.
+  mutable std::vector<ConfigWarning> warnings;
 };
 
 class ConfigNode {
@@ -38,11 +40,25 @@ class ConfigNode {
   const std::string& key_path() const { return key_path_; }
   const YAML::Node& yaml() const { return node_; }
   SourceLocation location() const;
+  /// The file of this node's document, as the user named it.
+  const std::string& document_path() const { return document_->path; }
+  /// Where the value at `key_path` (a full key path) came from: the --set argument that set or
+  /// removed it or a map above it, or the file a value placed there was written in (a sweep);
+  /// otherwise the document's own file, also for a key absent there (its default is the file's).
+  std::string source_of(std::string_view key_path) const;
 
   /// Throws a ConfigError for this node: its location, key path and (if a scalar) value.
   [[noreturn]] void fail(const std::string& rule, const std::string& fix = {}) const;
   /// The error fail() throws, for a caller that records it instead.
   ConfigError error(const std::string& rule, const std::string& fix = {}) const;
+
+  /// Records a warning about this key in its document: "key 'K' MESSAGE (FIX)" at its location.
+  /// A warning already recorded there is not recorded twice.
+  void warn(const std::string& message, const std::string& fix = {}) const;
+  /// warn() for a key the model reads but ignores here: "key 'K' is ignored: REASON (FIX)".
+  void ignored(const std::string& reason, const std::string& fix) const;
+  /// The warnings recorded in this node's document so far.
+  const std::vector<ConfigWarning>& warnings() const { return document_->warnings; }
 
   /// The node at `key_path` (a full key path at or below this node's), or the deepest of its
   /// ancestors present: where a rule found on typed values is reported.

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "sim/config/hardware_guards.hpp"
 #include "sim/config/hbm_config.hpp"
 
 namespace ridgeline {
@@ -45,7 +46,7 @@ void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
   }
 }
 
-ComputeUnitParams parse_compute(const ConfigNode& compute) {
+ComputeUnitParams parse_compute(const ConfigNode& compute, StatedFigures& stated) {
   ComputeUnitParams params;
   const ConfigNode throughput = compute.required("throughput");
   bool any = false;
@@ -59,12 +60,13 @@ ComputeUnitParams parse_compute(const ConfigNode& compute) {
   if (!any) throughput.fail("no data type given", "give at least one, e.g. 'fp32: 256FLOP/cycle'");
   params.pipeline_latency =
       Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
+  stated.peak = compute.optional("stated_peak");
   compute.reject_unknown_keys();
   return params;
 }
 
 // The optional shared L2 (docs/CONFIG.md, "hardware.l2").
-L2CacheParams parse_l2(const ConfigNode& l2) {
+L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
   L2CacheParams params;
   const ConfigNode capacity = l2.required("capacity");
   params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
@@ -83,10 +85,12 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                               ? L2WritePolicy::write_back
                               : L2WritePolicy::write_through;
   }
-  if (auto index = l2.optional("set_index")) {
+  const std::optional<ConfigNode> index = l2.optional("set_index");
+  if (index) {
     params.set_index =
         index->choice({"xor", "modulo"}) == "xor" ? L2SetIndex::xor_folded : L2SetIndex::modulo;
   }
+  stated.sets = l2.optional("stated_sets");
   l2.reject_unknown_keys();
 
   const std::uint64_t set_bytes = params.line_bytes * params.associativity;
@@ -105,6 +109,12 @@ L2CacheParams parse_l2(const ConfigNode& l2) {
                               params.lines(), format_bytes(params.line_bytes), params.associativity,
                               format_bytes(state), format_bytes(kMaxStateBytes)),
                   "use longer lines, more ways or a smaller capacity");
+  }
+  if (index && params.sets() == 1) {
+    index->ignored(fmt::format("the L2 has one set (capacity = line_size x associativity = {}), "
+                               "which every line maps to",
+                               format_bytes(params.capacity_bytes)),
+                   "remove it, or give the L2 more sets");
   }
   return params;
 }
@@ -137,7 +147,8 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   params.core.registers.capacity_bytes =
       registers.required("capacity").positive_quantity(Dimension::bytes);
 
-  params.core.compute = parse_compute(cores.required("compute"));
+  StatedFigures stated;
+  params.core.compute = parse_compute(cores.required("compute"), stated);
   parse_thread_limits(cores, registers, params);
   cores.reject_unknown_keys();
 
@@ -163,9 +174,12 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
         "in 64 bits",
         "use an interleave of at most a few KiB, as memories do");
   }
+  stated.interface = hbm.optional("stated_interface");
   hbm.reject_unknown_keys();
-  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2);
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, stated);
   hardware.reject_unknown_keys();
+  check_stated_figures(hardware, stated, params);
+  warn_dram_below_bandwidth(hbm, params.hbm);
   return params;
 }
 

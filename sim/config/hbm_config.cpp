@@ -104,7 +104,17 @@ AddressMapping parse_mapping(const ConfigNode& node, bool& per_burst) {
   return mapping;
 }
 
-DramTimings parse_timings(const ConfigNode& timing) {
+// A key that only the detailed mode reads, given in simple mode: named in a warning.
+void ignored_in_simple_mode(const ConfigNode& key, const ConfigNode& hbm) {
+  key.ignored(fmt::format("hbm.mode is simple{}, which uses hbm.dram only to map addresses to "
+                          "pseudo-channels",
+                          hbm.optional("mode") ? "" : " (the default)"),
+              "set hbm.mode: detailed to simulate it, or remove it");
+}
+
+// tREFI and tRFC are required only with refresh on; with it off, those given are ignored (and
+// named so when `warn`).
+DramTimings parse_timings(const ConfigNode& timing, bool refresh, bool warn) {
   DramTimings t;
   const std::pair<const char*, Time*> keys[] = {
       {"tRCD_RD", &t.tRCD_RD}, {"tRCD_WR", &t.tRCD_WR}, {"tRP", &t.tRP},
@@ -114,6 +124,13 @@ DramTimings parse_timings(const ConfigNode& timing) {
       {"tRTP", &t.tRTP},       {"tWTR_S", &t.tWTR_S},   {"tWTR_L", &t.tWTR_L},
       {"tRTW", &t.tRTW},       {"tREFI", &t.tREFI},     {"tRFC", &t.tRFC}};
   for (const auto& [key, value] : keys) {
+    if (!refresh && (std::string_view(key) == "tREFI" || std::string_view(key) == "tRFC")) {
+      if (auto node = timing.optional(key)) {
+        *value = Time::from_ps(node->quantity(Dimension::time));
+        if (warn) node->ignored("hbm.dram.refresh is false", "set refresh: true, or remove it");
+      }
+      continue;
+    }
     *value = Time::from_ps(timing.required(key).quantity(Dimension::time));
   }
   timing.reject_unknown_keys();
@@ -188,19 +205,27 @@ void parse_dram(const ConfigNode& dram, HbmParams& params, const ConfigNode& hbm
   if (!is_power_of_two(d.burst_bytes)) burst_bytes.fail("must be a power of two", "e.g. 32B");
   if (d.burst_bytes > d.row_bytes) burst_bytes.fail("a burst must fit in a row");
   d.refresh = true;
-  if (auto refresh = dram.optional("refresh"))
-    d.refresh = refresh->choice({"true", "false"}) == "true";
-  const ConfigNode timing = dram.required("timing");
-  d.timing = parse_timings(timing);
+  const std::optional<ConfigNode> refresh = dram.optional("refresh");
+  if (refresh) d.refresh = refresh->choice({"true", "false"}) == "true";
+  // Simple mode uses the organisation alone: the timings may be left out there.
+  const bool detailed = params.mode == HbmMode::detailed;
+  const std::optional<ConfigNode> timing =
+      detailed ? std::optional(dram.required("timing")) : dram.optional("timing");
+  if (timing) d.timing = parse_timings(*timing, d.refresh, detailed);
   dram.reject_unknown_keys();
+  if (!detailed) {
+    for (const auto& unused : {timing, refresh}) {
+      if (unused) ignored_in_simple_mode(*unused, hbm);
+    }
+  }
 
-  if (d.refresh) {
+  if (d.refresh && timing) {
     if (d.timing.tREFI.ps() == 0) {
-      timing.required("tREFI").fail("must be greater than zero while refresh is on",
-                                    "give the interval, or set hbm.dram.refresh: false");
+      timing->required("tREFI").fail("must be greater than zero while refresh is on",
+                                     "give the interval, or set hbm.dram.refresh: false");
     }
     if (d.timing.tRFC >= d.timing.tREFI) {
-      timing.required("tRFC").fail(
+      timing->required("tRFC").fail(
           "must be shorter than tREFI (a refresh must end before the next is due)");
     }
   }
@@ -261,7 +286,10 @@ void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
     pseudo->fail("must be a power of two when hbm.dram is given (address bits select it)");
   }
   parse_dram(*dram, params, hbm);
-  if (controller) params.dram->controller = parse_controller(*controller);
+  if (controller) {
+    params.dram->controller = parse_controller(*controller);
+    if (params.mode == HbmMode::simple) ignored_in_simple_mode(*controller, hbm);
+  }
   bool per_burst = false;
   if (mapping) params.dram->mapping = parse_mapping(*mapping, per_burst);
   if (per_burst && params.interleave_bytes != params.dram->burst_bytes) {

@@ -53,6 +53,16 @@ constexpr std::array kUnits = {
     Unit{"B/cycle", Dimension::bytes_per_cycle, 1},
     Unit{"cycle", Dimension::cycles, 1},
     Unit{"cycles", Dimension::cycles, 1},
+    Unit{"FLOP/s", Dimension::flop_rate, 1},
+    Unit{"kFLOP/s", Dimension::flop_rate, kE3},
+    Unit{"MFLOP/s", Dimension::flop_rate, kE3* kE3},
+    Unit{"GFLOP/s", Dimension::flop_rate, kE3* kE3* kE3},
+    Unit{"TFLOP/s", Dimension::flop_rate, kE3* kE3* kE3* kE3},
+    Unit{"PFLOP/s", Dimension::flop_rate, kE3* kE3* kE3* kE3* kE3},
+    Unit{"b/s", Dimension::bit_rate, 1},
+    Unit{"kb/s", Dimension::bit_rate, kE3},
+    Unit{"Mb/s", Dimension::bit_rate, kE3* kE3},
+    Unit{"Gb/s", Dimension::bit_rate, kE3* kE3* kE3},
 };
 
 std::string units_of(Dimension dimension) {
@@ -150,6 +160,10 @@ std::string_view base_unit(Dimension dimension) {
       return "B/cycle";
     case Dimension::cycles:
       return "cycles";
+    case Dimension::flop_rate:
+      return "FLOP/s";
+    case Dimension::bit_rate:
+      return "bits/s";
   }
   return "";
 }
@@ -180,6 +194,10 @@ std::string_view describe(Dimension dimension) {
       return "a bandwidth per cycle";
     case Dimension::cycles:
       return "a number of cycles";
+    case Dimension::flop_rate:
+      return "a FLOP rate";
+    case Dimension::bit_rate:
+      return "a bit rate";
   }
   return "";
 }
@@ -200,6 +218,10 @@ std::string_view example(Dimension dimension) {
       return "128B/cycle";
     case Dimension::cycles:
       return "4cycles";
+    case Dimension::flop_rate:
+      return "989.4TFLOP/s";
+    case Dimension::bit_rate:
+      return "6.4Gb/s";
   }
   return "";
 }

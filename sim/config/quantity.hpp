@@ -24,6 +24,8 @@ enum class Dimension {
   flops_per_cycle,  ///< FLOP/cycle
   bytes_per_cycle,  ///< B/cycle
   cycles,           ///< cycle, cycles
+  flop_rate,        ///< FLOP/s ... PFLOP/s: a datasheet's peak (hardware.cores.compute.stated_peak)
+  bit_rate,         ///< b/s ... Gb/s: bits a second on one pin (hardware.hbm.stated_interface)
 };
 
 /// What a dimension is called in messages ("a size", "a bandwidth") and an example value.
@@ -42,7 +44,7 @@ class QuantityError : public std::runtime_error {
 };
 
 /// The value of `text` in the dimension's base unit (bytes, bytes/s, ps, Hz, FLOP/cycle,
-/// bytes/cycle, cycles). Throws QuantityError.
+/// bytes/cycle, cycles, FLOP/s, bit/s). Throws QuantityError.
 std::uint64_t parse_quantity(std::string_view text, Dimension dimension);
 
 /// A whole number without unit (counts: cores, channels, matrix sizes). Throws QuantityError.

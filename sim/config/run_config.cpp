@@ -154,6 +154,10 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   if (auto violation = check_fits(config.hardware, config.workload, footprint))
     fail_at(workload, *violation);
   config.occupancy = occupancy_on(config.hardware, footprint);
+  for (const ConfigNode* document : {&hardware, &workload}) {
+    const std::vector<ConfigWarning>& found = document->warnings();
+    config.warnings.insert(config.warnings.end(), found.begin(), found.end());
+  }
   return config;
 }
 

@@ -23,9 +23,14 @@ struct RunConfig {
   WorkloadSpec workload;
   Analysis analysis;    ///< the seed note's model for this workload on this hardware
   Occupancy occupancy;  ///< blocks per core and what limits it
+  /// What the reader found that loads but should be known (keys ignored where they are, a DRAM
+  /// below its bandwidth): hardware's first, then the workload's, each once. The commands print
+  /// them on stderr before they run; the JSON report records them (config.warnings).
+  std::vector<ConfigWarning> warnings;
 };
 
-/// Reads both files, applies the overrides, checks every rule. Throws ConfigError.
+/// Reads both files, applies the overrides, checks every rule and collects the warnings. Throws
+/// ConfigError.
 RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,
                       const std::vector<std::string>& overrides);
 

@@ -26,67 +26,63 @@ std::string intensity_text(std::uint64_t flops, std::uint64_t bytes) {
   return fmt::format("{:.6f} FLOP/B", static_cast<double>(flops) / static_cast<double>(bytes));
 }
 
+// {in_flight_limit, <level>_queueing..., hbm_queueing, sram_bandwidth}, in core-seconds.
+Json input_supply_json(const Limiter& l) {
+  Json parts = {{"in_flight_limit", l.in_flight_limit_s}};
+  for (const auto& [name, seconds] : l.queueing_s) parts[name + "_queueing"] = seconds;
+  parts["sram_bandwidth"] = l.sram_bandwidth_s;
+  return parts;
+}
+
 }  // namespace
 
 Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const RunFigures& f) {
   const CoreStats& c = f.cores;
   Limiter l;
-  const double time_s = f.time_s;
-  // With a shared level (an L2) the note's roof (from its Q, no reuse across output tiles) bounds
-  // nothing: HBM carries less. The roof is then the lowest of P and each level's roof at its
-  // simulated I.
-  const Roofline& roofline = config.analysis.roofline;
-  double roof_flop_per_s = roofline.roof_flop_per_s;
-  std::string roof_cause = roofline.bound == Bound::compute ? "compute" : "hbm_bandwidth";
-  const bool has_shared_levels = !r.levels.empty();
-  if (has_shared_levels) {
-    const Levels& levels = f.levels;
-    roof_flop_per_s = levels.peak_flop_per_s;
-    roof_cause = "compute";
-    for (const LevelFigures& level : levels.levels) {
-      if (level.roof_flop_per_s < roof_flop_per_s) {
-        roof_flop_per_s = level.roof_flop_per_s;
-        roof_cause = level.name + "_bandwidth";
-      }
-    }
-  }
-  if (time_s > 0) {
-    l.percent_of_roof = 100.0 * static_cast<double>(f.compute.flops) / time_s / roof_flop_per_s;
-  }
+  const Verdict& verdict = f.verdict;
+  l.percent_of_roof = verdict.percent_of_roof;
   l.lost_s = f.core_time_s - (f.compute.busy - f.compute.operand_limited).seconds();
   l.synchronisation_s = c.barrier_wait.seconds();
   l.register_spill_s = c.spill_wait.seconds();
   l.in_flight_limit_s = c.waiting_data_limited.seconds();
   // The rest of the wait for data is either latency (too little in flight to cover it: too few
-  // resident blocks or stages) or queueing behind other requests; split it by the share of a
-  // load's time the memory spent queueing, on average.
+  // resident blocks or stages) or queueing behind other requests. Split it by the share of a
+  // load's time spent in each queue on the way, on average: each level's port (its queue delay
+  // per request), then HBM (its reads' queue delay per load: a load's misses wait there).
   const double waiting = (c.waiting_data - c.waiting_data_limited).seconds();
-  const std::uint64_t requests = r.hbm.reads + r.hbm.writes;
-  const double queue_mean = requests ? r.hbm.queue_delay.seconds() / requests : 0;
-  const double load_mean = c.loads ? c.load_time.seconds() / c.loads : 0;
-  const double queue_share = load_mean > 0 ? std::min(1.0, queue_mean / load_mean) : 0;
-  l.hbm_queueing_s = waiting * queue_share;
-  l.low_occupancy_s = waiting - l.hbm_queueing_s;
+  const double load_mean = c.loads ? c.load_time.seconds() / static_cast<double>(c.loads) : 0;
+  std::vector<std::pair<std::string, double>> queue_mean_s;
+  for (const LevelResult& level : r.levels) {
+    const LevelTraffic& t = level.traffic;
+    queue_mean_s.emplace_back(
+        level.name,
+        t.requests ? t.port_queue_delay.seconds() / static_cast<double>(t.requests) : 0);
+  }
+  queue_mean_s.emplace_back(
+      "hbm", c.loads ? r.hbm.read_queue_delay.seconds() / static_cast<double>(c.loads) : 0);
+  double queued_mean = 0;
+  for (const auto& [name, mean] : queue_mean_s) queued_mean += mean;
+  // Queues a load passes one after another: together at most the whole of its time.
+  const double scale =
+      load_mean > 0 && queued_mean > 0 ? std::min(1.0, load_mean / queued_mean) / load_mean : 0;
+  double queueing = 0;
+  for (const auto& [name, mean] : queue_mean_s) {
+    l.queueing_s.emplace_back(name, waiting * mean * scale);
+    queueing += l.queueing_s.back().second;
+  }
+  l.low_occupancy_s = waiting - queueing;
   l.sram_bandwidth_s = f.compute.operand_limited.seconds();
-  l.input_supply_s = l.in_flight_limit_s + l.hbm_queueing_s + l.sram_bandwidth_s;
+  l.input_supply_s = l.in_flight_limit_s + queueing + l.sram_bandwidth_s;
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
-  if (l.percent_of_roof >= 100 * kAtRoofFraction && has_shared_levels) {
-    l.cause = roof_cause;
-    l.summary = fmt::format(
-        "at the roof: {:.1f} % of {}, the lowest of P and the memory levels' roofs at the "
-        "intensities the L2 left them",
-        l.percent_of_roof, engineering(roof_flop_per_s, "FLOP/s"));
-    return l;
-  }
   if (l.percent_of_roof >= 100 * kAtRoofFraction) {
-    l.cause = roof_cause;
+    l.cause = verdict.limit == "compute" ? "compute" : verdict.limit + "_bandwidth";
     l.summary = fmt::format(
-        "at the roof: {:.1f} % of {} ({} bound, I = {:.3f} FLOP/B against a "
-        "ridge of {:.3f})",
-        l.percent_of_roof, engineering(roofline.roof_flop_per_s, "FLOP/s"), name_of(roofline.bound),
-        roofline.intensity_flop_per_byte, roofline.ridge_flop_per_byte);
+        "at the roof: {:.1f} % of {}, the lowest of P and each memory level's bandwidth x the "
+        "intensity measured there ({})",
+        l.percent_of_roof, engineering(verdict.roof_flop_per_s, "FLOP/s"),
+        verdict.limit == "compute" ? "P" : verdict.limit);
     return l;
   }
   const std::vector<std::pair<const char*, double>> causes = {
@@ -123,18 +119,21 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         engineering(load_mean, "s"),
         engineering(config.hardware.hbm.access_latency.seconds(), "s"));
   } else if (l.cause == "input_supply") {
-    const std::vector<std::pair<const char*, double>> parts = {
-        {"in_flight_limit", l.in_flight_limit_s},
-        {"hbm_queueing", l.hbm_queueing_s},
-        {"sram_bandwidth", l.sram_bandwidth_s}};
+    std::vector<std::pair<std::string, double>> parts = {{"in_flight_limit", l.in_flight_limit_s}};
+    std::string queued;
+    for (const auto& [name, seconds] : l.queueing_s) {
+      parts.emplace_back(name + "_queueing", seconds);
+      queued += fmt::format("{}queued at {} {}", queued.empty() ? "" : ", ",
+                            name == "hbm" ? "HBM" : "the " + name + " port", share(seconds));
+    }
+    parts.emplace_back("sram_bandwidth", l.sram_bandwidth_s);
     l.detail = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) {
                  return a.second < b.second;
                })->first;
     l.summary = fmt::format(
-        "compute short of operands {} of core time: held back by the in-flight limit {}, "
-        "queued at memory {}, stretched by SRAM operand bandwidth {}",
-        share(l.input_supply_s), share(l.in_flight_limit_s), share(l.hbm_queueing_s),
-        share(l.sram_bandwidth_s));
+        "compute short of operands {} of core time: held back by the in-flight limit {}, {}, "
+        "stretched by SRAM operand bandwidth {}",
+        share(l.input_supply_s), share(l.in_flight_limit_s), queued, share(l.sram_bandwidth_s));
   } else {
     l.summary = fmt::format(
         "compute idle {} of core time with no load to wait for (draining, the last blocks)",
@@ -221,10 +220,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                             {"low_occupancy", l.low_occupancy_s},
                             {"input_supply", l.input_supply_s},
                             {"tail", l.tail_s}}},
-                          {"input_supply_s",
-                           {{"in_flight_limit", l.in_flight_limit_s},
-                            {"hbm_queueing", l.hbm_queueing_s},
-                            {"sram_bandwidth", l.sram_bandwidth_s}}}};
+                          {"input_supply_s", input_supply_json(l)}};
 }
 
 std::string analytical_compute_text(const RunConfig& config) {

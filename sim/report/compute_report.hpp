@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/config/run_config.hpp"
 #include "sim/report/run_figures.hpp"
@@ -20,26 +22,28 @@ inline constexpr double kAtRoofFraction = 0.9;
 /// Where the compute units' time went beyond the FLOPs themselves, by cause, in core-seconds
 /// (summed over cores), and the cause that cost the most.
 struct Limiter {
-  /// "compute" or "hbm_bandwidth" (at the roof, or memory-bound with HBM saturated; with a shared
-  /// level also "<level>_bandwidth" such as "l2_bandwidth", or "sram_bandwidth": the level whose
-  /// roof at its simulated I is lowest),
-  /// else the largest of: "synchronisation", "register_spill", "low_occupancy", "input_supply",
-  /// "tail".
+  /// At the roof (the run's verdict, RunFigures::verdict, at kAtRoofFraction or more): "compute",
+  /// or "<level>_bandwidth" ("hbm_bandwidth", "l2_bandwidth", "sram_bandwidth"); else the largest
+  /// of: "synchronisation", "register_spill", "low_occupancy", "input_supply", "tail".
   std::string cause;
-  std::string detail;   ///< input_supply: "in_flight_limit", "hbm_queueing" or "sram_bandwidth"
+  /// input_supply: the largest of its parts, "in_flight_limit", "<level>_queueing" (the L2's port,
+  /// "hbm_queueing") or "sram_bandwidth"
+  std::string detail;
   std::string summary;  ///< one sentence with the evidence
 
-  double percent_of_roof = 0;
-  double lost_s = 0;  ///< core time not spent on FLOPs at the compute unit's rate
+  double percent_of_roof = 0;  ///< the verdict's
+  double lost_s = 0;           ///< core time not spent on FLOPs at the compute unit's rate
 
   double synchronisation_s = 0;  ///< compute idle while a barrier was in progress
   double register_spill_s = 0;   ///< compute idle while spilled registers were reloaded
   double low_occupancy_s = 0;    ///< compute idle on loads in flight, their latency exposed
-  double input_supply_s = 0;     ///< the three below together
+  double input_supply_s = 0;     ///< the parts below together
   double in_flight_limit_s = 0;  ///< compute idle, loads held back by the in-flight limit
-  double hbm_queueing_s = 0;     ///< compute idle on loads in flight, queued behind others
-  double sram_bandwidth_s = 0;   ///< compute stretched by SRAM operand bandwidth
-  double tail_s = 0;             ///< compute idle with no load to wait for: draining, no work
+  /// Compute idle on loads queued behind others, by the queue they waited in: each shared level's
+  /// port, from the cores outwards, then "hbm".
+  std::vector<std::pair<std::string, double>> queueing_s;
+  double sram_bandwidth_s = 0;  ///< compute stretched by SRAM operand bandwidth
+  double tail_s = 0;            ///< compute idle with no load to wait for: draining, no work
 };
 
 /// From the run's counters and the figures derived from them once (run_figures()).

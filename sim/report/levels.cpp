@@ -38,17 +38,18 @@ void add_if_any(std::vector<LevelFigures>& levels, LevelFigures&& figures) {
   if (figures.bytes > 0) levels.push_back(std::move(figures));
 }
 
-// Analytically the lowest roof binds; P when no level's roof is below it.
-std::string lowest_roof(const Levels& l) {
-  std::string binding = "compute";
-  double lowest = l.peak_flop_per_s;
+// The lowest roof binds: the resource whose lower bound on the time (F / P, or Q_level / BW_level)
+// is the longest; compute when no level's is longer. Time rather than FLOP/s, so that a memory
+// trace (no FLOPs, every roof 0) is bound by a level all the same.
+void bind(Levels& l, std::uint64_t flops) {
+  l.binding = "compute";
+  l.bound_s = l.peak_flop_per_s > 0 ? static_cast<double>(flops) / l.peak_flop_per_s : 0;
   for (const LevelFigures& level : l.levels) {
-    if (level.roof_flop_per_s < lowest) {
-      lowest = level.roof_flop_per_s;
-      binding = level.name;
+    if (level.time_s > l.bound_s) {
+      l.bound_s = level.time_s;
+      l.binding = level.name;
     }
   }
-  return binding;
 }
 
 }  // namespace
@@ -70,7 +71,7 @@ Levels analytical_levels(const RunConfig& config) {
     l.levels.push_back(
         level("sram", a.flops, sram, sram_bytes_per_s(hw, a.sram_read_bytes, a.sram_write_bytes)));
   }
-  l.binding = lowest_roof(l);
+  bind(l, a.flops);
   return l;
 }
 
@@ -103,15 +104,7 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
     l.levels.push_back(std::move(s));
   }
 
-  // In the run, the unit that was busiest binds.
-  l.binding = "compute";
-  double busiest = l.compute_busy_fraction;
-  for (const LevelFigures& level : l.levels) {
-    if (level.busy_fraction > busiest) {
-      busiest = level.busy_fraction;
-      l.binding = level.name;
-    }
-  }
+  bind(l, flops);
   return l;
 }
 

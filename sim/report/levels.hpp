@@ -28,8 +28,9 @@ struct Levels {
   std::vector<LevelFigures> levels;
   double peak_flop_per_s = 0;         ///< P
   double compute_busy_fraction = -1;  ///< simulated: share of core-time the compute units worked
-  std::string binding;  ///< "compute" or the level's name: the lowest roof (analytical) or the
-                        ///< busiest unit (simulated)
+  /// "compute" or the level's name: the lowest roof, at the analytical Q or at the Q measured.
+  std::string binding;
+  double bound_s = 0;  ///< the binding resource's lower bound on the time: F / P or Q / BW
 };
 
 struct RunFigures;

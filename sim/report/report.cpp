@@ -163,6 +163,34 @@ Json analytical_json(const RunConfig& config) {
                 {"limited_by", config.occupancy.limited_by}}}};
 }
 
+// Time requests spent waiting, summed over the requests (not core-time) and per request.
+Json waits_json(const SimulationResult& r, const RunFigures& d) {
+  const CoreStats& c = d.cores;
+  const auto mean = [](Time total, std::uint64_t count) {
+    return count ? total.seconds() / static_cast<double>(count) : 0.0;
+  };
+  Json waits{{"loads_waited_buffer", c.buffer_waits},
+             {"buffer_wait_s", c.buffer_wait.seconds()},
+             {"buffer_wait_mean_s", mean(c.buffer_wait, c.buffer_waits)},
+             {"load_time_mean_s", mean(c.load_time, c.loads)}};
+  for (const LevelResult& level : r.levels) {
+    waits[level.name + "_port_queue_delay_s"] = level.traffic.port_queue_delay.seconds();
+    waits[level.name + "_port_queue_delay_mean_s"] =
+        mean(level.traffic.port_queue_delay, level.traffic.requests);
+  }
+  waits["hbm_queue_delay_s"] = r.hbm.queue_delay.seconds();
+  waits["hbm_queue_delay_mean_s"] = mean(r.hbm.queue_delay, r.hbm.reads + r.hbm.writes);
+  return waits;
+}
+
+Json verdict_json(const Verdict& v) {
+  return Json{{"bound", v.bound},
+              {"limit", v.limit},
+              {"percent_of_roof", v.percent_of_roof},
+              {"roof_s", v.roof_s},
+              {"roof_flop_per_s", v.roof_flop_per_s}};
+}
+
 Json simulated_json(const SimulationResult& r, const RunFigures& d) {
   const CoreStats& c = d.cores;
   return Json{{"time_s", d.time_s},
@@ -175,20 +203,22 @@ Json simulated_json(const SimulationResult& r, const RunFigures& d) {
               {"achieved_flop_per_s", d.flop_per_s},
               {"achieved_hbm_bytes_per_s", d.hbm_bytes_per_s},
               {"intensity_flop_per_byte", d.intensity_flop_per_byte},
-              {"percent_of_roof", d.percent_of_roof},
-              {"bound", d.bound},
+              {"percent_of_roof", d.verdict.percent_of_roof},
+              {"bound", d.verdict.bound},
+              {"verdict", verdict_json(d.verdict)},
+              {"percent_of_note_roof", d.percent_of_note_roof},
               {"hbm_busy_fraction", d.hbm_busy},
               {"compute_busy_fraction", d.compute_busy},
+              {"operand_stall_fraction", d.operand_stall},
               {"overlap_fraction", d.overlap_fraction},
               {"overlap_s", c.overlap.seconds()},
               {"stalls",
                {{"compute_waiting_data_s", c.waiting_data.seconds()},
-                {"loads_waiting_buffer_s", c.buffer_wait.seconds()},
-                {"hbm_queueing_s", r.hbm.queue_delay.seconds()},
                 {"in_flight_limit_s", c.in_flight_limit.seconds()},
                 {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
                 {"draining_s", c.draining.seconds()},
                 {"no_work_s", c.no_work.seconds()}}},
+              {"waits", waits_json(r, d)},
               {"blocks", c.blocks},
               {"ops", c.ops},
               {"resident_blocks_per_core", c.peak_resident_blocks},
@@ -214,19 +244,77 @@ void add_cache_text(std::string& out, const RunConfig& config, const LevelResult
       params.associativity, name_of(params.write_policy), with_commas(looked_up),
       share(cache.hit_lines), share(cache.pending_hit_lines), share(cache.miss_lines));
   out += fmt::format(
-      "    HBM bytes {} = fills {} + write-backs {} + write-through {} + flushed at the end {}; "
-      "{} of the note's Q\n",
+      "    HBM bytes {} = fills {} + write-backs {} + write-through {}; {} of the note's Q; left "
+      "dirty in the {} at the end, neither written nor counted: {}\n",
       with_commas(level.traffic.below_bytes), with_commas(cache.fill_bytes),
       with_commas(cache.writeback_bytes), with_commas(cache.write_through_bytes),
-      with_commas(cache.flush_bytes),
       percent(static_cast<double>(level.traffic.below_bytes) /
-              static_cast<double>(config.analysis.hbm_bytes())));
+              static_cast<double>(config.analysis.hbm_bytes())),
+      upper_case(level.name), with_commas(cache.dirty_at_end_bytes));
+}
+
+// Where requests waited: for a free buffer, for the in-flight limit, in each level's queue.
+std::string queues_text(const SimulationResult& r, const RunFigures& d) {
+  const CoreStats& c = d.cores;
+  const Json waits = waits_json(r, d);
+  const auto mean = [&](const std::string& key) {
+    return engineering(waits[key].get<double>(), "s");
+  };
+  std::string out = fmt::format(
+      "  also: {} of {} loads ({}) waited for a free buffer, {} each on average; the in-flight "
+      "limit held the memory queue {} of core time\n",
+      with_commas(c.buffer_waits), with_commas(c.loads),
+      percent(c.loads ? static_cast<double>(c.buffer_waits) / static_cast<double>(c.loads) : 0),
+      mean("buffer_wait_mean_s"), percent(c.in_flight_limit.seconds() / d.core_time_s));
+  std::string queued;
+  for (const LevelResult& level : r.levels) {
+    queued += fmt::format("{} port {} per request, ", upper_case(level.name),
+                          mean(level.name + "_port_queue_delay_mean_s"));
+  }
+  out += fmt::format("        queued on average: {}HBM {} per request; a load took {}\n", queued,
+                     mean("hbm_queue_delay_mean_s"), mean("load_time_mean_s"));
+  return out;
+}
+
+// The run's one verdict, and the note's model beside it (binding `note_limit`), labelled as such.
+std::string verdict_text(const RunConfig& config, const std::string& note_limit,
+                         const RunFigures& d) {
+  const Verdict& v = d.verdict;
+  const Roofline& note = config.analysis.roofline;
+  std::string roof;
+  if (v.roof_flop_per_s > 0) {
+    roof = fmt::format("{} = {}; ", engineering(v.roof_flop_per_s, "FLOP/s"),
+                       v.limit == "compute" ? "P" : "its bandwidth x the I measured there");
+  }
+  std::string out = fmt::format(
+      "  verdict: {}-bound{}: {:.2f} % of its roof, the lowest the run faces ({}at it the run "
+      "would take {})\n",
+      v.bound, v.limit == "compute" ? "" : " at " + upper_case(v.limit), v.percent_of_roof, roof,
+      duration(v.roof_s));
+  if (std::abs(d.percent_of_note_roof - v.percent_of_roof) >= 0.005 || note_limit != v.limit) {
+    // With an L2 the note's roof (its Q assumes no reuse across output tiles) is not one the
+    // run faces: say what it is rather than print a share of it as the run's.
+    out += fmt::format(
+        "  the seed note's model: {}-bound at {}, roof {} at its Q of {} bytes; the run reached "
+        "{:.2f} % of that roof{}\n",
+        name_of(note.bound), note_limit == "compute" ? "P" : upper_case(note_limit),
+        engineering(
+            note.roof_flop_per_s > 0 ? note.roof_flop_per_s : config.analysis.roof.hbm_bytes_per_s,
+            note.roof_flop_per_s > 0 ? "FLOP/s" : "B/s"),
+        with_commas(config.analysis.hbm_bytes()), d.percent_of_note_roof,
+        d.hbm_bytes < config.analysis.hbm_bytes()
+            ? fmt::format(" (HBM carried {} of that Q: the L2 served the rest, or holds it dirty "
+                          "at the end)",
+                          percent(static_cast<double>(d.hbm_bytes) /
+                                  static_cast<double>(config.analysis.hbm_bytes())))
+            : "");
+  }
+  return out;
 }
 
 // The hierarchical roofline, level by level, analytical and (after a run) simulated.
-void add_levels_text(std::string& out, const RunConfig& config, const SimulationResult* r,
-                     const RunFigures* figures) {
-  const Levels analytical = analytical_levels(config);
+void add_levels_text(std::string& out, const RunConfig& config, const Levels& analytical,
+                     const SimulationResult* r, const RunFigures* figures) {
   const Levels* simulated = figures ? &figures->levels : nullptr;
   auto roof = [](double flop_per_s) { return fmt::format("{:.3f}", flop_per_s / 1e12); };
   out +=
@@ -256,9 +344,10 @@ void add_levels_text(std::string& out, const RunConfig& config, const Simulation
     out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
   }
   out += '\n';
-  out +=
-      fmt::format("    binds: {} (lowest roof){}\n", analytical.binding,
-                  simulated ? fmt::format(";  in the run: {} (busiest)", simulated->binding) : "");
+  out += fmt::format("    binds: {} (the lowest roof at the analytical Q){}\n", analytical.binding,
+                     simulated ? fmt::format(";  in the run: {} (the lowest at the Q measured)",
+                                             simulated->binding)
+                               : "");
   for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
     const std::string name = upper_case(level.name);
     out += fmt::format(
@@ -280,7 +369,10 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["config"] = {{"version", ridgeline_version()},
                       {"hardware_path", config.hardware_path},
                       {"workload_path", config.workload_path},
-                      {"overrides", config.overrides}};
+                      {"overrides", config.overrides},
+                      {"warnings", Json::array()}};
+  for (const ConfigWarning& warning : config.warnings)
+    report["config"]["warnings"].push_back(warning.text());
   report["hardware"] = hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
@@ -333,9 +425,10 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
   if (simulated) d = run_figures(config, *simulated);
   const char* row = "  {:<24}{:<26}{}";
   line(row, "", "analytical", d ? "simulated" : "");
-  line(
-      row, "time", duration(r.t_ideal_s) + " (T_ideal)",
-      d ? fmt::format("{}   ({:.2f} % of the roof)", duration(d->time_s), d->percent_of_roof) : "");
+  line(row, "time", duration(r.t_ideal_s) + " (T_ideal)",
+       d ? fmt::format("{}   ({:.2f} % of its roof: {})", duration(d->time_s),
+                       d->verdict.percent_of_roof, d->verdict.limit)
+         : "");
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
@@ -344,18 +437,10 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        d ? engineering(d->flop_per_s, "FLOP/s") : "");
   line(row, "HBM bytes/s", engineering(a.roof.hbm_bytes_per_s, "B/s") + " (peak)",
        d ? engineering(d->hbm_bytes_per_s, "B/s") : "");
-  line(row, "bound", std::string(name_of(r.bound)),
-       d ? fmt::format("{} (HBM busy {:.1f} %, compute busy {:.1f} %)", d->bound, 100 * d->hbm_busy,
-                       100 * d->compute_busy)
-         : "");
-  if (d && d->percent_of_roof > 100 && d->hbm_bytes < a.hbm_bytes()) {
-    // The note's roof counts Q with no cache between the cores and HBM; an L2 that serves
-    // repeated tile loads lets a run beat it. Say so, rather than leave a figure over 100 %.
-    line(
-        "  (above the roof: it counts the note's Q, of which the L2 left {:.1f} % for HBM; the "
-        "levels and the limiter below use the intensities measured)",
-        100.0 * static_cast<double>(d->hbm_bytes) / static_cast<double>(a.hbm_bytes()));
-  }
+  const Levels analytical = analytical_levels(config);  // the note's, for the text's every part
+  line(row, "bound", bound_text(name_of(r.bound), analytical.binding),
+       d ? bound_text(d->verdict.bound, d->verdict.limit) : "");
+  if (d) out += verdict_text(config, analytical.binding, *d);
   line("");
   line("  T_compute = {}   T_memory = {}   T_ideal = {}", duration(r.t_compute_s),
        duration(r.t_memory_s), duration(r.t_ideal_s));
@@ -383,7 +468,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
        counted(config.occupancy.blocks_per_core, "block"), config.occupancy.limited_by);
   out += analytical_compute_text(config);
 
-  add_levels_text(out, config, simulated, d ? &*d : nullptr);
+  add_levels_text(out, config, analytical, simulated, d ? &*d : nullptr);
 
   if (d) {
     const CoreStats& c = d->cores;
@@ -392,6 +477,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line("  where the cores' time went ({} cores x {}):", hw.cores, duration(d->time_s));
     line("    compute busy              {:>7}   (overlapped with memory: {})",
          share(c.compute_busy), share(c.overlap));
+    line("      at the unit's rate      {:>7}", percent(d->compute_busy));
+    line("      held by SRAM operands   {:>7}", percent(d->operand_stall));
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
     if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
@@ -400,18 +487,18 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     line(
         "  overlap: {:.1f} % of the shorter of memory activity and compute ran alongside the other",
         100 * d->overlap_fraction);
-    const std::uint64_t requests = simulated->hbm.reads + simulated->hbm.writes;
-    line("  also: loads waited {} for a free buffer, {} for the in-flight limit (core-time);",
-         share(c.buffer_wait), share(c.in_flight_limit));
-    line("        HBM requests queued {} on average; SRAM bandwidth stretched compute by {}",
-         engineering(requests ? simulated->hbm.queue_delay.seconds() / requests : 0, "s"),
-         share(d->compute.operand_limited));
+    out += queues_text(*simulated, *d);
     line("  blocks {}, ops {}, one block's critical path {}", with_commas(c.blocks),
          with_commas(c.ops), duration(simulated->block_critical_path.seconds()));
     out += simulated_compute_text(config, *simulated, *d);
   }
   if (d && simulated->dram) out += dram_text(*simulated);
   return out;
+}
+
+std::string bound_text(std::string_view bound, std::string_view limit) {
+  if (limit == "compute") return std::string(bound);
+  return fmt::format("{} ({})", bound, limit);
 }
 
 std::string report_csv(const Json& report) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "sim/config/run_config.hpp"
 #include "sim/run/simulate.hpp"
@@ -17,6 +18,10 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated);
 
 /// The human-readable report of the same figures.
 std::string report_text(const RunConfig& config, const SimulationResult* simulated);
+
+/// A bound as the text reports and the study name it: "compute", or "memory (l2)" with the
+/// memory level that binds.
+std::string bound_text(std::string_view bound, std::string_view limit);
 
 /// One header line and one row: the JSON's leaves, named by their dotted paths (units included
 /// in the names, e.g. simulated.time_s).

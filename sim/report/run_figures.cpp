@@ -1,6 +1,12 @@
 #include "sim/report/run_figures.hpp"
 
+#include <fmt/format.h>
+
 #include <utility>
+
+#include "sim/run/invariants.hpp"
+#include "sim/util/internal_error.hpp"
+#include "sim/util/text_format.hpp"
 
 namespace ridgeline {
 
@@ -26,6 +32,22 @@ void add_core_figures(RunFigures& f, const SimulationResult& r) {
   }
 }
 
+Verdict verdict_of(const RunFigures& f) {
+  Verdict v;
+  v.limit = f.levels.binding;
+  v.bound = v.limit == "compute" ? "compute" : "memory";
+  v.roof_s = f.levels.bound_s;
+  if (f.time_s > 0) v.percent_of_roof = 100.0 * v.roof_s / f.time_s;
+  if (v.roof_s > 0 && f.flops > 0) v.roof_flop_per_s = static_cast<double>(f.flops) / v.roof_s;
+  // The invariants bound every resource's time by the run's, so this cannot pass 100 %.
+  if (v.percent_of_roof > 100.0 * (1 + kInvariantTolerance)) {
+    throw InternalError(fmt::format(
+        "the run came to {:.6f} % of its {} roof ({} at the roof, {} simulated), above 100 %",
+        v.percent_of_roof, v.limit, duration(v.roof_s), duration(f.time_s)));
+  }
+  return v;
+}
+
 }  // namespace
 
 RunFigures run_figures(const RunConfig& config, const SimulationResult& r) {
@@ -38,20 +60,23 @@ RunFigures run_figures(const RunConfig& config, const SimulationResult& r) {
     f.flop_per_s = static_cast<double>(f.flops) / f.time_s;
     f.hbm_bytes_per_s = static_cast<double>(f.hbm_bytes) / f.time_s;
     f.hbm_busy = r.hbm.channel_busy.seconds() / (f.time_s * r.hbm_units);
-    if (f.core_time_s > 0)
-      f.compute_busy = f.compute.busy.seconds() / f.core_time_s;  // a trace: none
+    if (f.core_time_s > 0) {  // a trace: none
+      f.compute_busy = (f.compute.busy - f.compute.operand_limited).seconds() / f.core_time_s;
+      f.operand_stall = f.compute.operand_limited.seconds() / f.core_time_s;
+    }
   }
   f.intensity_flop_per_byte =
       f.hbm_bytes ? static_cast<double>(f.flops) / static_cast<double>(f.hbm_bytes) : 0;
-  const double roof = config.analysis.roofline.roof_flop_per_s;
-  // Without FLOPs (a memory trace) the roof is the bandwidth: T_ideal over the time says the same.
-  f.percent_of_roof =
-      roof > 0 ? 100.0 * f.flop_per_s / roof
-               : (f.time_s > 0 ? 100.0 * config.analysis.roofline.t_ideal_s / f.time_s : 0);
+  // The note's roof: without FLOPs (a memory trace) the bandwidth, as T_ideal over the time.
+  const double note_roof = config.analysis.roofline.roof_flop_per_s;
+  if (f.time_s > 0) {
+    f.percent_of_note_roof = note_roof > 0 ? 100.0 * f.flop_per_s / note_roof
+                                           : 100.0 * config.analysis.roofline.t_ideal_s / f.time_s;
+  }
   const Time shorter = min(f.cores.memory_active, f.cores.compute_busy);
   f.overlap_fraction = shorter.ps() ? f.cores.overlap.seconds() / shorter.seconds() : 0;
-  f.bound = f.hbm_busy >= f.compute_busy ? "memory" : "compute";
   f.levels = simulated_levels(config, r, f);
+  f.verdict = verdict_of(f);
   return f;
 }
 

@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "sim/run/accelerator.hpp"
+#include "sim/run/invariants.hpp"
 #include "sim/run/run_limits.hpp"
 #include "sim/waveforms/activity_fanout.hpp"
 #include "sim/waveforms/tracer.hpp"
@@ -48,14 +49,15 @@ LevelResult level_result(const MemoryLevel& level) {
 }
 
 void collect_memory(Accelerator& accelerator, SimulationResult& result) {
-  // What the run left dirty in the levels reaches HBM eventually: count it in Q (not in the
-  // time). A level's flush passes through the levels below it, so flush from the cores outwards.
-  for (const auto& level : accelerator.levels) level->flush();
+  // The kernel ends with the last block: what the levels still hold dirty stays there, counted
+  // beside Q (MemoryLevel::end_of_run).
+  for (const auto& level : accelerator.levels) level->end_of_run();
   for (const auto& level : accelerator.levels)
     result.levels.push_back(level_result(level->level()));
   const HbmTiming& hbm = accelerator.hbm.timing();
   result.hbm = hbm.stats();
   result.hbm_units = hbm.params().units();
+  result.hbm_busiest_unit_busy = hbm.busiest_unit_busy();
   if (hbm.dram()) result.dram = hbm.dram()->stats();
   if (hbm.dram()) result.dram_units = hbm.dram()->unit_stats();
 }
@@ -77,7 +79,7 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
   if (observers.size() == 1) accelerator.observe(observers.front());
   if (observers.size() > 1) accelerator.observe(&fanout);
   sc_core::sc_start();
-  accelerator.observe(nullptr);  // what follows (the L2's flush) is not the run's
+  accelerator.observe(nullptr);
   if (tracer) tracer->finish();
 }
 
@@ -92,8 +94,9 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
   collect_memory(accelerator, result);
   TracePlayerStats total;
   for (const auto& player : accelerator.players) total.add(player->stats());
-  result.time = total.finish;
+  result.time = max(total.finish, result.hbm.last_transfer);
   result.trace = std::move(total);
+  check_invariants(config, result);
   return result;
 }
 
@@ -112,8 +115,11 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
                                       core->sram.timing.stats(), core->registers.timing.stats()});
     result.time = max(result.time, core->stats().finish);
   }
+  result.time = max(result.time, result.hbm.last_transfer);
 
-  // The uncontended time of one block: each op alone on its unit, memory at full bandwidth.
+  // The uncontended time of one block: each op alone on its unit, memory at full bandwidth. With
+  // an L2 a request can do no better than to hit: its bytes through the port, then the hit
+  // latency (an HBM latency would overstate it: the invariants found the path longer than runs).
   const HardwareParams& hw = config.hardware;
   const ComputeUnitTiming compute(hw.core.compute, hw.core_clock);
   const SramTiming sram(hw.core.sram, hw.core_clock);
@@ -121,6 +127,10 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
     switch (op.kind) {
       case OpKind::load:
       case OpKind::store: {
+        if (hw.l2) {
+          const Time transfer = hw.l2->bandwidth.transfer_time(op.hbm_bytes());
+          return {transfer, transfer + hw.l2->hit_latency};
+        }
         const Time transfer = hw.hbm.peak_bandwidth.transfer_time(op.hbm_bytes());
         return {transfer, transfer + hw.hbm.access_latency};
       }
@@ -136,6 +146,7 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
     }
     return {};
   });
+  check_invariants(config, result);
   return result;
 }
 

@@ -31,7 +31,7 @@ struct CoreResult {
   RegisterFileStats registers;
 };
 
-/// One shared memory level as the run left it, its dirty lines flushed at the end.
+/// One shared memory level as the run left it (its dirty lines counted, not written).
 struct LevelResult {
   std::string name;  ///< e.g. "l2"
   Bandwidth port_bandwidth;
@@ -47,13 +47,16 @@ struct LevelResult {
 };
 
 struct SimulationResult {
-  Time time;  ///< when the last block retired
+  /// When the kernel ended: its last block retired (a trace: its last access completed), or, if
+  /// later, HBM finished the last transfer the run caused (a write-back of an evicted line).
+  Time time;
   HbmStats hbm;
   std::vector<LevelResult> levels;  ///< the shared levels, from the cores outwards
   SchedulerStats scheduler;
   std::vector<CoreResult> cores;
   Time block_critical_path;       ///< one block's program with no contention
   std::uint32_t hbm_units = 1;    ///< independently served parts: channels x pseudo-channels
+  Time hbm_busiest_unit_busy;     ///< the longest one channel (pseudo-channel) transferred
   std::optional<DramStats> dram;  ///< detailed HBM mode: summed over pseudo-channels
   std::vector<DramStats> dram_units;  ///< detailed HBM mode: each pseudo-channel's
   std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players

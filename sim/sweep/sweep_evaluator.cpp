@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "sim/config/hardware_config.hpp"
+#include "sim/config/hardware_guards.hpp"
 #include "sim/config/workload_config.hpp"
 #include "sim/report/report.hpp"
 #include "sim/sweep/sweep_fields.hpp"
@@ -101,6 +102,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
         } else {
           base.workload = parse_workload_fields(*base.tree);
         }
+        note_warnings(base.tree->warnings());
       } catch (const ConfigError&) {
         // Points over this base read their documents whole and report what breaks there.
       }
@@ -146,6 +148,7 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
           } else {
             entry.workload = parse_workload_fields(document);
           }
+          note_warnings(document.warnings());
         } catch (const ConfigError& error) {
           // The value's own fault, or something only the whole point can tell.
           if (!at_or_below(error.key_path(), key.key_path)) {
@@ -208,6 +211,13 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
 }
 
 SweepEvaluator::~SweepEvaluator() = default;
+
+void SweepEvaluator::note_warnings(const std::vector<ConfigWarning>& found) {
+  for (const ConfigWarning& warning : found) {
+    std::string text = warning.text();
+    if (warning_texts_.insert(text).second) warnings_.push_back(warning);
+  }
+}
 
 void SweepEvaluator::check_keys_known() const {
   std::vector<PlacedValue> keys = spec_.fixed;
@@ -342,6 +352,7 @@ bool SweepEvaluator::resolve(Params& out) {
       } else {
         resolved->workload = parse_workload_fields(document);
       }
+      note_warnings(document.warnings());
     } catch (const ConfigError& error) {
       resolved->error = error.what();
     }
@@ -549,11 +560,14 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
   }
   // From the parsed files (cloned: placing values changes the tree), not their text: the
   // points' values were all read already, so nothing is left to report where.
+  // A point's hardware leaves out the stated figures its values change the machine away from,
+  // which the point was not checked against (check_stated_figures).
   const auto emit = [](const Base& base, const char* root, const std::vector<PlacedValue>& values) {
-    if (!base.parsed) {
-      return emit_document(load_document_text(base.file, base.text, root, {}, values));
-    }
-    return emit_document(load_document_tree(base.file, YAML::Clone(base.parsed), root, {}, values));
+    const ConfigNode document =
+        base.parsed ? load_document_tree(base.file, YAML::Clone(base.parsed), root, {}, values)
+                    : load_document_text(base.file, base.text, root, {}, values);
+    if (std::string_view(root) == "hardware") remove_unchecked_stated_figures(document);
+    return emit_document(document);
   };
   return {emit(hardware, "hardware", placed_values(true)),
           emit(workload, "workload", workload_values)};

@@ -70,6 +70,11 @@ class SweepEvaluator {
   /// Points evaluated the slow way so far (documents read whole); for the benchmark and tests.
   std::uint64_t slow_documents() const { return slow_documents_; }
 
+  /// The warnings of every document read so far (the base files, each axis value over its base,
+  /// points read whole), each once: a warning that holds for many points is one entry. Those of
+  /// the base files and axis values are all known once the evaluator is built.
+  const std::vector<ConfigWarning>& warnings() const { return warnings_; }
+
  private:
   struct Base;
   struct KeyPlan;
@@ -89,6 +94,7 @@ class SweepEvaluator {
   std::string compose_located(const Violation& violation, bool hardware_root,
                               std::optional<std::size_t> holder) const;
   void add_inputs(Row& row);
+  void note_warnings(const std::vector<ConfigWarning>& found);
   void add_report_cells(Row& row);
 
   const SweepSpec& spec_;
@@ -124,6 +130,8 @@ class SweepEvaluator {
   std::unique_ptr<Resolved> last_workload_;
   std::uint64_t slow_documents_ = 0;
   mutable std::unordered_map<std::string, std::string> located_;  // messages already composed
+  std::vector<ConfigWarning> warnings_;
+  std::set<std::string> warning_texts_;  // of warnings_
 };
 
 }  // namespace ridgeline

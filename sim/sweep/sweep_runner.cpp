@@ -239,6 +239,10 @@ int run_sweep(const SweepOptions& options) {
   const Shard shard = options.shard.value_or(Shard{});
   ColumnTable columns;
   SweepEvaluator evaluator(spec, columns);
+  // The configuration's warnings once each, not once a point: those of the base files and of
+  // every axis value now, any that only a point read whole finds at the end.
+  std::cerr << warning_lines(evaluator.warnings()) << std::flush;
+  const std::size_t warned = evaluator.warnings().size();
   std::vector<Objective> objectives;
   std::vector<std::string> pareto;
   resolve_objectives(spec, options.analytical, evaluator, columns, objectives, pareto);
@@ -290,6 +294,9 @@ int run_sweep(const SweepOptions& options) {
   }
   results.flush();
   progress.done();
+  std::cerr << warning_lines({evaluator.warnings().begin() + static_cast<std::ptrdiff_t>(warned),
+                              evaluator.warnings().end()})
+            << std::flush;
   finish(summary, options.out_directory);
   write_sweep_report(options.out_directory, options.report);
   return 0;

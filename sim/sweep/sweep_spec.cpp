@@ -253,7 +253,7 @@ SweptKey read_key(const ConfigNode& entry, const std::string& key, const SweepSp
       const YAML::Node item = list[i];
       const ConfigNode item_node(
           item, values_node.key_path() + fmt::format("[{}]", i),
-          std::make_shared<ConfigDocument>(ConfigDocument{spec.path, {}, {}, {}}));
+          std::make_shared<ConfigDocument>(ConfigDocument{spec.path, {}, {}, {}, {}}));
       AxisValue v;
       v.node = item;
       v.text = flow_text(item);
@@ -372,7 +372,7 @@ SweepSpec load_sweep(const std::string& path) {
   }
   for (std::size_t i = 0; i < axes.yaml().size(); ++i) {
     const ConfigNode entry(axes.yaml()[i], fmt::format("sweep.axes[{}]", i),
-                           std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}}));
+                           std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}, {}}));
     spec.axes.push_back(read_axis(entry, spec));
     const Axis& axis = spec.axes.back();
     if (spec.points > kMaxPoints / axis.size()) entry.fail("the sweep has too many points (2^62)");
@@ -408,7 +408,7 @@ SweepSpec load_sweep(const std::string& path) {
     }
     for (std::size_t i = 0; i < constraints->yaml().size(); ++i) {
       const ConfigNode item(constraints->yaml()[i], fmt::format("sweep.constraints[{}]", i),
-                            std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}}));
+                            std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}, {}}));
       spec.constraints.push_back(Constraint{item.text(), item});
     }
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ridgeline {
 
 namespace {
@@ -77,5 +79,23 @@ ConfigError::ConfigError(SourceLocation where, std::string key_path, std::string
       key_path_(std::move(key_path)),
       value_(std::move(value)),
       rule_(std::move(rule)) {}
+
+std::string ConfigWarning::text() const {
+  std::string line = where.to_string() + ": key '" + printable(key_path, 256) + "' " + message;
+  if (!fix.empty()) line += " (" + fix + ")";
+  return printable(line, 4096);
+}
+
+std::string warning_lines(const std::vector<ConfigWarning>& warnings) {
+  std::vector<std::string> seen;
+  std::string lines;
+  for (const ConfigWarning& warning : warnings) {
+    std::string text = warning.text();
+    if (std::find(seen.begin(), seen.end(), text) != seen.end()) continue;
+    lines += "ridgeline: warning: " + text + "\n";
+    seen.push_back(std::move(text));
+  }
+  return lines;
+}
 
 }  // namespace ridgeline

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ridgeline {
 
@@ -35,6 +36,24 @@ class ConfigError : public std::runtime_error {
   std::string value_;
   std::string rule_;
 };
+
+/// A configuration that loads but holds something the user should know: a key the model ignores
+/// where it is (hbm.dram.timing in simple mode), or figures that let the model fall short of
+/// what the machine claims. Printed on stderr before a command runs and recorded in the JSON
+/// report (config.warnings); never a reason to stop.
+struct ConfigWarning {
+  SourceLocation where;  ///< the key's position, or the --set argument that gave it
+  std::string key_path;  ///< "hardware.hbm.dram.timing"
+  std::string message;   ///< what is wrong, after the key: "is ignored: hbm.mode is simple"
+  std::string fix;       ///< how to put it right (may be empty)
+
+  /// One line: "FILE:LINE:COLUMN: key 'K' MESSAGE (FIX)".
+  std::string text() const;
+};
+
+/// The warnings as the commands print them on stderr, "ridgeline: warning: TEXT" a line, each
+/// text once however many times it was found (a hardware file read for several workloads).
+std::string warning_lines(const std::vector<ConfigWarning>& warnings);
 
 /// `text` as one printable line: control characters escaped (\n, \x1b), cut after `max_chars`
 /// with "...". Messages quote what the user wrote, binary garbage included.

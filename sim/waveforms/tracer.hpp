@@ -37,7 +37,7 @@ class Tracer : public sc_core::sc_module, public ActivityObserver {
              Time retired) override;
 
   /// After sc_start returns: closes the files and writes the GTKWave save file beside the VCD.
-  /// Reports that come later (the L2's final flush) are ignored.
+  /// Reports that come later are ignored.
   void finish();
 
   const std::vector<Signal>& signals() const { return signals_.signals(); }

@@ -338,5 +338,55 @@ TEST(Cli, BadTraceLineExitsWithTwoNamingTheTraceFile) {
   std::remove((base + ".yaml").c_str());
 }
 
+// "LINE:COLUMN" where `text` starts in `path` (a bundled file's line, without counting by hand).
+std::string position_of(const std::string& path, const std::string& text) {
+  std::istringstream lines(slurp(path));
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    if (const auto at = line.find(text); at != std::string::npos)
+      return std::to_string(number) + ":" + std::to_string(at + 1);
+  }
+  return "not found";
+}
+
+// A key the model ignores is named on stderr before the run, with its location, with --quiet too
+// (stdout stays empty), and the JSON report records it; the run still goes on.
+TEST(Cli, IgnoredKeyIsWarnedWithItsLocationAndRecordedInTheReport) {
+  const std::string hbm3 = test::config_path("hardware/hbm3-stack.yaml");
+  const std::string trace = test::config_path("workloads/memory/sequential-trace.yaml");
+  const std::string json = ::testing::TempDir() + "ridgeline_cli_ignored_key.json";
+  const Outcome o = ridgeline("run " + hbm3 + " " + trace +
+                              " --set hardware.hbm.mode=simple --quiet --json " + json);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out, "");
+  const std::string warning =
+      hbm3 + ":" + position_of(hbm3, "tRCD_RD:") +
+      ": key 'hardware.hbm.dram.timing' is ignored: hbm.mode is simple, which uses hbm.dram only "
+      "to map addresses to pseudo-channels (set hbm.mode: detailed to simulate it, or remove it)";
+  EXPECT_EQ(o.err, "ridgeline: warning: " + warning + "\n");
+  const nlohmann::json report = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(report["config"]["warnings"], nlohmann::json::array({warning}));
+  std::remove(json.c_str());
+
+  // Nothing to warn about: nothing on stderr, an empty list in the report.
+  const Outcome detailed = ridgeline("analyze " + hbm3 + " " + trace + " --quiet --json " + json);
+  ASSERT_EQ(detailed.exit_code, 0) << detailed.err;
+  EXPECT_EQ(detailed.err, "");
+  EXPECT_EQ(nlohmann::json::parse(slurp(json))["config"]["warnings"], nlohmann::json::array());
+  std::remove(json.c_str());
+}
+
+// A study reads the hardware once per workload: its warnings are printed once.
+TEST(Cli, StudyPrintsTheHardwaresWarningsOnce) {
+  const Outcome o = ridgeline("study " + test::config_path("hardware/seed-l2.yaml") + " " +
+                              test::config_path("workloads/seed/gemm-4096-t64-double.yaml") + " " +
+                              test::config_path("workloads/seed/gemm-4096-t128-double.yaml") +
+                              " --analytical --set hardware.l2.capacity=2KiB");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err.find("ridgeline: warning: "), 0u) << o.err;
+  EXPECT_EQ(o.err.find("ridgeline: warning: ", 1), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("key 'hardware.l2.set_index' is ignored"), std::string::npos) << o.err;
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -1,4 +1,5 @@
 // The pictures are valid XML / self-contained HTML, and their numbers are the JSON's.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -103,8 +104,15 @@ TEST_F(Pictures, HtmlReportIsSelfContainedAndMatchesTheJson) {
   const auto bound = select(doc, "//div[@data-key='analytical.bound']");
   ASSERT_EQ(bound.size(), 1u);
   EXPECT_EQ(bound[0], report_["analytical"]["bound"].get<std::string>());
-  // No L2 here: HBM carries the note's Q, and no note explains a run above the roof.
-  EXPECT_TRUE(select(doc, "//span[@data-key='l2_left_percent']").empty());
+  // The headline is the run's verdict against its own roof; the note's roof is beside it.
+  const auto of_roof = select(doc, "//div[@data-key='simulated.percent_of_roof']");
+  ASSERT_EQ(of_roof.size(), 1u);
+  EXPECT_EQ(of_roof[0],
+            fmt::format("{:.2f} %", report_["simulated"]["percent_of_roof"].get<double>()));
+  const auto note = select(doc, "//span[@data-key='simulated.percent_of_note_roof']");
+  ASSERT_EQ(note.size(), 1u);
+  EXPECT_EQ(note[0],
+            fmt::format("{:.2f}", report_["simulated"]["percent_of_note_roof"].get<double>()));
   xmlFreeDoc(doc);
 }
 
@@ -141,9 +149,10 @@ TEST_F(Pictures, CoreTimeBarFillsItsBox) {
   xmlFreeDoc(doc);
 }
 
-// With an L2 the 2048^3 t = 64 GEMM beats the note's roof; the report says how much of the
-// note's Q reached HBM: A and B once and C, 3 of its 65 parts (A and B 32 times each, and C).
-TEST(PicturesWithL2, HtmlReportSaysWhyARunIsAboveTheRoof) {
+// With an L2 the 2048^3 t = 64 GEMM beats the note's roof (HBM carries A and B once and C, 3 of
+// its 65 parts): the headline is against the roof the run faces, compute, and stays below 100 %;
+// the note's figure is beside it, labelled.
+TEST(PicturesWithL2, HtmlReportHeadsWithTheRoofTheRunFaces) {
   const std::string html_path = ::testing::TempDir() + "ridgeline_pictures_l2.html";
   const std::string command =
       std::string(RIDGELINE_BINARY) + " run " + test::config_path("hardware/seed-l2.yaml") + " " +
@@ -157,7 +166,14 @@ TEST(PicturesWithL2, HtmlReportSaysWhyARunIsAboveTheRoof) {
       htmlReadMemory(html.data(), static_cast<int>(html.size()), "report.html", "utf-8",
                      HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
   ASSERT_NE(doc, nullptr);
-  EXPECT_EQ(select(doc, "//span[@data-key='l2_left_percent']"), std::vector<std::string>{"4.6"});
+  const auto of_roof = select(doc, "//div[@data-key='simulated.percent_of_roof']");
+  ASSERT_EQ(of_roof.size(), 1u);
+  EXPECT_LE(std::stod(of_roof[0]), 100.0) << of_roof[0];
+  EXPECT_GT(std::stod(of_roof[0]), 90.0) << of_roof[0];
+  const auto note = select(doc, "//span[@data-key='simulated.percent_of_note_roof']");
+  ASSERT_EQ(note.size(), 1u);
+  EXPECT_GT(std::stod(note[0]), 120.0) << note[0];
+  EXPECT_NE(html.find("of its roof (compute)"), std::string::npos);
   xmlFreeDoc(doc);
 }
 

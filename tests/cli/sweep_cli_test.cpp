@@ -389,5 +389,49 @@ TEST_F(SweepCli, BadSweepFileExitsWithTwoAndOneLine) {
   EXPECT_FALSE(fs::exists(path("out/results.jsonl")));
 }
 
+// A warning that holds for every point is printed once, not once a point.
+TEST_F(SweepCli, WarningsArePrintedOncePerSweep) {
+  const std::string file = path("warned.yaml");
+  std::ofstream(file) << "sweep:\n  hardware: " << test::config_path("hardware/seed-l2.yaml")
+                      << "\n  workload: "
+                      << test::config_path("workloads/seed/gemm-4096-t64-double.yaml") << "\n"
+                      << "  set:\n    hardware.l2.capacity: 2KiB\n"
+                         "  axes:\n"
+                         "    - workload.stages: [1, 2]\n"
+                         "    - hardware.hbm.latency: [100ns, 200ns, 400ns]\n";
+  const Outcome o = ridgeline("sweep " + file + " --analytical --out " + path("out"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string warning = "ridgeline: warning: ";
+  const auto first = o.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find(warning, first + 1), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("key 'hardware.l2.set_index' is ignored: the L2 has one set"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(rows(path("out")).size(), 6u);
+}
+
+// A simulated point that changes a figure a stated figure is checked against runs: its
+// hardware.yaml leaves out the stated peaks that no longer describe it, and reads back.
+TEST_F(SweepCli, PointsThatChangeAStatedFiguresInputsRun) {
+  const std::string file = path("cores.yaml");
+  std::ofstream(file) << "sweep:\n  hardware: " << test::config_path("hardware/h100-sxm5-80gb.yaml")
+                      << "\n  workload: " << test::config_path("workloads/vector-add.yaml") << "\n"
+                      << "  set:\n    workload.length: 262144\n"
+                         "  axes:\n"
+                         "    - hardware.cores.count: [4, 132]\n";
+  const Outcome o = ridgeline("sweep " + file + " -j 2 --out " + path("out"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto all = rows(path("out"));
+  ASSERT_EQ(all.size(), 2u);
+  for (const auto& row : all) EXPECT_EQ(row["status"], "ok") << row.dump();
+  // Both: a swept value comes from the sweep file, even one equal to the base file's.
+  for (const char* point : {"0", "1"}) {
+    const std::string written = slurp(path("out/points/" + std::string(point) + "/hardware.yaml"));
+    EXPECT_EQ(written.find("stated_peak"), std::string::npos) << written;
+    EXPECT_NE(written.find("stated_interface"), std::string::npos) << written;
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -177,25 +177,24 @@ TEST(L2CacheTiming, WriteBackAllocatesDirtyLinesAndWritesThemBackWhenEvicted) {
   EXPECT_EQ(l2.stats().hbm_read_bytes(), 2 * kLine);
 }
 
-TEST(L2CacheTiming, FlushWritesDirtyLinesBackInContiguousRuns) {
+TEST(L2CacheTiming, TheKernelsEndCountsDirtyLinesAndWritesNone) {
   RecordingMemory memory;
   L2CacheTiming l2(cache(16, 2), memory);
   l2.access(at(0), contiguous(0, 4 * kLine), true);
   l2.access(at(1000), contiguous(8 * kLine, kLine), true);
-  l2.access(at(2000), contiguous(4096, kLine), false);  // clean: not written back
+  l2.access(at(2000), contiguous(4096, kLine), false);  // clean: not counted
   memory.requests.clear();
-  l2.flush(at(10'000));
-  ASSERT_EQ(memory.requests.size(), 2u);
-  expect_region(memory.requests[0].region, contiguous(0, 4 * kLine));
-  expect_region(memory.requests[1].region, contiguous(8 * kLine, kLine));
-  EXPECT_TRUE(memory.requests[0].is_write);
-  EXPECT_EQ(memory.requests[0].at.ps(), 10'000u);
-  EXPECT_EQ(l2.stats().flush_requests, 2u);
-  EXPECT_EQ(l2.stats().flush_bytes, 5 * kLine);
-  EXPECT_FALSE(l2.is_dirty(0));
-  EXPECT_TRUE(l2.contains(0));
-  l2.flush(at(20'000));
-  EXPECT_EQ(memory.requests.size(), 2u);  // nothing dirty is left
+  const std::uint64_t written = l2.stats().hbm_write_bytes();
+  l2.end_of_run();
+  EXPECT_TRUE(memory.requests.empty());  // nothing goes to HBM: a GPU keeps its L2 across kernels
+  EXPECT_EQ(l2.stats().dirty_at_end_lines, 5u);
+  EXPECT_EQ(l2.stats().dirty_at_end_bytes, 5 * kLine);
+  EXPECT_EQ(l2.stats().hbm_write_bytes(), written);  // not in Q
+  EXPECT_TRUE(l2.is_dirty(0));
+  EXPECT_TRUE(l2.is_dirty(8 * kLine));
+  EXPECT_FALSE(l2.is_dirty(4096));
+  l2.end_of_run();  // counting twice counts the same lines
+  EXPECT_EQ(l2.stats().dirty_at_end_lines, 5u);
 }
 
 TEST(L2CacheTiming, WriteThroughPassesStoresOnAndAllocatesNothing) {
@@ -218,8 +217,8 @@ TEST(L2CacheTiming, WriteThroughPassesStoresOnAndAllocatesNothing) {
   EXPECT_EQ(l2.stats().write_through_requests, 2u);
   EXPECT_EQ(l2.stats().write_through_bytes, 1024u);
   EXPECT_EQ(l2.stats().hbm_write_bytes(), 1024u);
-  l2.flush(at(30'000));
-  EXPECT_EQ(l2.stats().flush_bytes, 0u);
+  l2.end_of_run();
+  EXPECT_EQ(l2.stats().dirty_at_end_bytes, 0u);  // write-through leaves nothing dirty
 }
 
 TEST(L2CacheTiming, MissesGoBelowAsContiguousRunsAndTwoDimensionalRuns) {
