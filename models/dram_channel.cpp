@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <limits>
 
 namespace ridgeline {
 
@@ -29,18 +30,22 @@ bool DramChannel::Timeline::fits(Time start, Time end) const {
   return false;
 }
 
+void DramChannel::Timeline::add_gap(Gap gap) {
+  // Full: forget the gap that ends first. Gaps that have passed stay until then (nothing can fit
+  // in them any more), so this is the one a forgotten past would have freed.
+  if (count == kGaps) {
+    std::uint32_t oldest = 0;
+    for (std::uint32_t i = 1; i < count; ++i) {
+      if (gaps[i].end < gaps[oldest].end) oldest = i;
+    }
+    gaps[oldest] = gaps[--count];
+  }
+  gaps[count++] = gap;
+}
+
 void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps) {
   if (start >= free) {
-    if (keep_gaps && start > free) {
-      if (count == kGaps) {  // forget the gap that ends first
-        std::uint32_t oldest = 0;
-        for (std::uint32_t i = 1; i < count; ++i) {
-          if (gaps[i].end < gaps[oldest].end) oldest = i;
-        }
-        gaps[oldest] = gaps[--count];
-      }
-      gaps[count++] = Gap{free, start};
-    }
+    if (keep_gaps && start > free) add_gap(Gap{free, start});
     free = max(free, end);
     return;
   }
@@ -50,21 +55,11 @@ void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps) {
       const Gap after{end, g.end};
       g.end = start;
       if (g.end <= g.start) g = gaps[--count];
-      if (after.end > after.start && count < kGaps) gaps[count++] = after;
+      if (after.end > after.start) add_gap(after);
       return;
     }
   }
   assert(false && "take() of a span that is not free");
-}
-
-void DramChannel::Timeline::forget_before(Time t) {
-  for (std::uint32_t i = 0; i < count;) {
-    if (gaps[i].end <= t) {
-      gaps[i] = gaps[--count];
-    } else {
-      ++i;
-    }
-  }
 }
 
 // ----------------------------------------------------------------------------------- DramChannel
@@ -78,6 +73,8 @@ DramChannel::DramChannel(const DramChannelParams& params)
       reorder_(params.controller.scheduler == DramScheduler::fr_fcfs) {
   assert(params.bank_groups > 0 && params.banks_per_group > 0 && params.burst_bytes > 0);
   assert(!params.refresh || params.timing.tRFC < params.timing.tREFI);
+  assert(!params.refresh || params.controller.refresh == RefreshPolicy::all_bank ||
+         params.timing.tRFCpb < params.timing.tREFI);
   const DramController& c = params.controller;
   assert(c.read_queue_depth > 0 && c.write_queue_depth > 0 &&
          c.write_low_watermark < c.write_high_watermark &&
@@ -91,8 +88,48 @@ Time DramChannel::bus_time(std::uint64_t bursts) const {
              params_.data_rate.time_for(bursts * params_.burst_bytes));
 }
 
+void DramChannel::refresh_banks_until(Time t) {
+  // REFpb: one bank, in turn, every tREFI / banks; a bank precharges first if open (tRAS, tRTP,
+  // tWR, then tRP) and is busy tRFCpb; the others go on working. Refresh time is counted in
+  // pseudo-channel time, tRFCpb / banks a refresh, so that it compares with all-bank refresh.
+  const DramTimings& tm = params_.timing;
+  const auto banks = static_cast<std::uint64_t>(banks_.size());
+  const Time interval = Time::from_ps(tm.tREFI.ps() / banks);
+  const Time share = Time::from_ps(tm.tRFCpb.ps() / banks);
+  if (next_refresh_ + tm.tREFI + tm.tREFI <= t &&
+      std::none_of(banks_.begin(), banks_.end(), [](const Bank& b) { return b.open; })) {
+    // Idle for more than a round: whole rounds at once (every bank closed, each refreshed on
+    // time), the last one by one.
+    const std::uint64_t rounds = (t - next_refresh_).ps() / tm.tREFI.ps() - 1;
+    next_refresh_ += times(tm.tREFI, rounds);
+    stats_.refreshes += rounds * banks;
+    stats_.refresh_busy += times(share, rounds * banks);
+  }
+  while (next_refresh_ <= t) {
+    Bank& bank = banks_[next_refresh_bank_];
+    Time start = next_refresh_;
+    if (bank.open) {
+      start = max(start, bank.pre_ready + tm.tRP);
+      ++stats_.precharges;
+    } else {
+      start = max(start, bank.act_ready);
+    }
+    bank.open = false;
+    bank.previous_open = false;
+    bank.act_ready = start + tm.tRFCpb;
+    ++stats_.refreshes;
+    stats_.refresh_busy += share;
+    next_refresh_bank_ = (next_refresh_bank_ + 1) % static_cast<std::uint32_t>(banks);
+    next_refresh_ += interval;
+  }
+}
+
 void DramChannel::refresh_until(Time t) {
   if (!params_.refresh) return;
+  if (params_.controller.refresh == RefreshPolicy::per_bank) {
+    refresh_banks_until(t);
+    return;
+  }
   const DramTimings& tm = params_.timing;
   while (next_refresh_ <= t) {
     // Every bank must be precharged: an open one when tRAS, tRTP and tWR allow, then tRP.
@@ -218,6 +255,8 @@ void DramChannel::finish_columns(const RowAccess& a, RowAccessTiming& result) {
   Group& group = groups_[a.bank / params_.banks_per_group];
   const Time last = result.last_column;
   horizon_ = max(horizon_, last);
+  last_data_ = max(last_data_, a.is_write ? last + tm.tCWL + burst_time_
+                                          : last + tm.tCL + burst_time_);
   if (any_access_ && last_was_write_ != a.is_write) ++stats_.turnarounds;
   any_access_ = true;
   last_was_write_ = a.is_write;
@@ -271,6 +310,7 @@ bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTimin
   last_was_write_ = false;
   write_ready_ = max(write_ready_, last + tm.tRTW);
   result.data_done = last + tm.tCL + burst_time_;
+  last_data_ = max(last_data_, result.data_done);
   stats_.read_bursts += a.bursts;
   read_tail_ = max(read_tail_, last);
   return true;
@@ -280,10 +320,6 @@ RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
   assert(a.bank < banks_.size() && a.bursts > 0);
   const DramTimings& tm = params_.timing;
   refresh_until(max(now, horizon_));
-  if (reorder) {
-    bus_.forget_before(now);
-    for (Group& g : groups_) g.column.forget_before(now);
-  }
   close_idle_row(now, a.bank);
   const std::uint32_t g = a.bank / params_.banks_per_group;
   Bank& bank = banks_[a.bank];
@@ -367,17 +403,29 @@ void DramChannel::sample_queues(Time now) {
 }
 
 std::size_t DramChannel::pick_write() {
-  // FR-FCFS among the queued writes: the oldest row hit, unless the oldest write has already been
-  // passed by `starvation_cap` younger ones; then the oldest.
+  // FR-FCFS among the queued writes: the oldest row hit; with none, the write whose bank can
+  // take it first (a bank still busy with an earlier conflict is not ready; the oldest of equals);
+  // unless the oldest write has already been passed by `starvation_cap` younger ones: then it.
   if (write_queue_.front().passed >= params_.controller.starvation_cap) {
     ++stats_.starvation_cap_hits;
     return 0;
   }
+  const DramTimings& tm = params_.timing;
+  std::size_t ready = 0;
+  Time ready_at = Time::from_ps(std::numeric_limits<std::uint64_t>::max());
   for (std::size_t i = 0; i < write_queue_.size(); ++i) {
     const RowAccess& w = write_queue_[i].access;
-    if (banks_[w.bank].open && banks_[w.bank].row == w.row) return i;
+    const Bank& bank = banks_[w.bank];
+    if (bank.open && bank.row == w.row) return i;
+    // When its WRITE could issue, bank timing alone: PRE (if a row is open), tRP, ACT, tRCD.
+    const Time act = bank.open ? bank.pre_ready + tm.tRP : bank.act_ready;
+    const Time at = max(act, write_queue_[i].arrival) + tm.tRCD_WR;
+    if (at < ready_at) {
+      ready_at = at;
+      ready = i;
+    }
   }
-  return 0;
+  return ready;
 }
 
 void DramChannel::begin_batch() {
@@ -394,6 +442,7 @@ RowAccessTiming DramChannel::drain_one(Time start) {
   for (std::size_t i = 0; i < pick; ++i) ++write_queue_[i].passed;
   write_queue_.erase(write_queue_.begin() + static_cast<std::ptrdiff_t>(pick));
   const RowAccessTiming t = serve(max(start, w.arrival), w.access, true);
+  if (keep_drained_) drained_.push_back(Drained{w.access, w.arrival, t});
   drained_columns_.push_back(t.first_column);
   batch_end_ = max(batch_end_, t.last_column);
   ++batch_length_;
@@ -428,6 +477,11 @@ void DramChannel::catch_up(Time now) {
     if (drain_one(idle).first_column >= now && write_queue_.size() <= low) break;
   }
   end_batch();
+}
+
+Time DramChannel::finish() {
+  if (reorder_) catch_up(Time::from_ps(std::numeric_limits<std::uint64_t>::max()));
+  return last_data_;
 }
 
 RowAccessTiming DramChannel::write(Time now, const RowAccess& a) {

@@ -74,10 +74,14 @@ struct DramTimings {
   Time tRTW;     ///< READ to WRITE
   Time tREFI;    ///< refresh interval
   Time tRFC;     ///< refresh cycle: all banks busy
+  Time tRFCpb;   ///< per-bank refresh cycle: one bank busy (per-bank refresh only)
 };
 
 enum class DramScheduler : std::uint8_t { fcfs, fr_fcfs };
 enum class PagePolicy : std::uint8_t { open, closed };
+/// REFab: every bank of a pseudo-channel at once, once a tREFI, for tRFC. REFpb: one bank at a
+/// time, in turn, every tREFI / banks, for tRFCpb; the other banks go on working.
+enum class RefreshPolicy : std::uint8_t { all_bank, per_bank };
 
 /// The controller in front of each pseudo-channel (see the comment at the top).
 struct DramController {
@@ -91,6 +95,7 @@ struct DramController {
   /// Refreshes of the pseudo-channels spread over the interval (true), or all at once, every
   /// tREFI from tREFI (as Ramulator 2's AllBank refresh manager issues them).
   bool staggered_refresh = true;
+  RefreshPolicy refresh = RefreshPolicy::all_bank;
   /// The queues' depths and watermarks are a channel's, shared by its pseudo-channels (as a
   /// controller a channel has them), instead of each pseudo-channel's.
   bool channel_queues = false;
@@ -252,6 +257,20 @@ class DramChannel {
   RowAccessTiming access(Time now, const RowAccess& access);
   /// fr_fcfs: writes still queued (not yet drained).
   std::size_t queued_writes() const { return write_queue_.size(); }
+  /// The end of the run: nothing more to read, so the controller drains every queued write, as
+  /// it would once its reads ran out. Returns when the last data of any access was on the bus.
+  Time finish();
+
+  /// A posted write when its batch drained it: what it asked for, when it arrived, its timing.
+  struct Drained {
+    RowAccess access;
+    Time arrival;
+    RowAccessTiming timing;
+  };
+  /// fr_fcfs: keep each drained write for the caller to take (for traces); off by default.
+  void keep_drained(bool keep) { keep_drained_ = keep; }
+  /// The writes drained since the last call; the caller empties it.
+  std::vector<Drained>& drained() { return drained_; }
   /// fr_fcfs: count this pseudo-channel's queued reads in `reads` (a min-heap of first-column
   /// times another pseudo-channel of the channel shares) against the depth; null: its own.
   void share_read_queue(std::vector<Time>* reads) { shared_reads_ = reads; }
@@ -294,7 +313,7 @@ class DramChannel {
     /// Whether [start, end) is free.
     bool fits(Time start, Time end) const;
     void take(Time start, Time end, bool keep_gaps);
-    void forget_before(Time t);
+    void add_gap(Gap gap);
   };
   struct Group {
     Time act_ready;         // tRRD_L after the group's last ACT
@@ -308,6 +327,7 @@ class DramChannel {
   };
 
   void refresh_until(Time t);
+  void refresh_banks_until(Time t);
   Time activate(Time now, Time bank_ready, std::uint32_t group);
   RowAccessTiming serve(Time now, const RowAccess& access, bool reorder);
   bool try_row_hit_first(Time now, const RowAccess& a, RowAccessTiming& result);
@@ -341,8 +361,12 @@ class DramChannel {
   Time read_after_write_;               // tWTR_S after the last write data
   bool last_was_write_ = false;
   bool any_access_ = false;
-  Time horizon_;  // the latest command scheduled so far
+  Time horizon_;    // the latest command scheduled so far
+  Time last_data_;  // the latest data of any access on the bus
+  bool keep_drained_ = false;
+  std::vector<Drained> drained_;  // kept for the caller's traces
   Time next_refresh_;
+  std::uint32_t next_refresh_bank_ = 0;  // per-bank refresh: whose turn is next
   DramStats stats_;
   bool reorder_;                             // fr_fcfs
   std::vector<QueuedWrite> write_queue_;     // fr_fcfs: posted writes not yet drained

@@ -80,22 +80,51 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
         served.queue_delay = max(served.queue_delay, t.first_command - now);
       }
       served.data_done = max(served.data_done, t.data_done);
-      const Time bus = unit.bus_time(piece.bytes / burst_bytes_);
-      served.bus_busy += bus;
-      if (observing(observer_)) {
-        Activity a(UnitKind::hbm, piece.unit, now, t.bus_start, t.bus_start + bus);
-        a.ready = t.data_done;
-        a.bytes = piece.bytes;
-        a.write = is_write;
-        a.detail = t.outcome == RowOutcome::hit    ? "row hit"
-                   : t.outcome == RowOutcome::miss ? "row miss"
-                                                   : "row conflict";
-        observer_->activity(a);
-      }
+      served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
+      if (observing(observer_)) report(piece.unit, now, piece.bytes, is_write, t);
     }
+  }
+  if (observing(observer_)) {
+    for (std::uint32_t u = 0; u < units(); ++u) report_drained(u);
   }
   if (!requesters_stall_) served.accepted = now;
   return served;
+}
+
+Time DramSystem::finish() {
+  Time last;
+  for (std::uint32_t u = 0; u < units(); ++u) {
+    last = max(last, units_[u].finish());
+    if (observing(observer_)) report_drained(u);
+  }
+  return last;
+}
+
+void DramSystem::observe(ActivityObserver* observer) {
+  observer_ = observer;
+  for (DramChannel& unit : units_) unit.keep_drained(observer != nullptr);
+}
+
+void DramSystem::report(std::uint32_t unit, Time issued, std::uint64_t bytes, bool is_write,
+                        const RowAccessTiming& t) {
+  const Time bus = units_[unit].bus_time((bytes + burst_bytes_ - 1) / burst_bytes_);
+  Activity a(UnitKind::hbm, unit, issued, t.bus_start, t.bus_start + bus);
+  a.ready = t.data_done;
+  a.bytes = bytes;
+  a.write = is_write;
+  a.detail = t.outcome == RowOutcome::hit    ? "row hit"
+             : t.outcome == RowOutcome::miss ? "row miss"
+                                             : "row conflict";
+  observer_->activity(a);
+}
+
+void DramSystem::report_drained(std::uint32_t unit) {
+  // Activities are told in the order they are decided, not in time order, as for reads.
+  std::vector<DramChannel::Drained>& drained = units_[unit].drained();
+  for (const DramChannel::Drained& w : drained) {
+    report(unit, w.arrival, w.access.bursts * burst_bytes_, true, w.timing);
+  }
+  drained.clear();
 }
 
 std::vector<DramStats> DramSystem::unit_stats() const {

@@ -47,6 +47,9 @@ class DramSystem {
   };
   /// Serves a request arriving at `now` (requests arrive in time order).
   Served access(Time now, const Region& region, bool is_write);
+  /// The end of the run: every pseudo-channel drains its queued writes (DramChannel::finish).
+  /// Returns when the last data was on a bus.
+  Time finish();
 
   const AddressMap& address_map() const { return map_; }
   const DramChannel& unit(std::uint32_t index) const { return units_[index]; }
@@ -55,9 +58,14 @@ class DramSystem {
   std::vector<DramStats> unit_stats() const;  ///< each pseudo-channel's
 
   /// Tells `observer` (null: nobody) each row access's data-bus reservation, as unit UnitKind::hbm.
-  void observe(ActivityObserver* observer) { observer_ = observer; }
+  /// fr_fcfs: posted writes are told when their batch drains them.
+  void observe(ActivityObserver* observer);
 
  private:
+  void report(std::uint32_t unit, Time issued, std::uint64_t bytes, bool is_write,
+              const RowAccessTiming& t);
+  void report_drained(std::uint32_t unit);
+
   AddressMap map_;
   std::uint64_t burst_bytes_;
   bool requesters_stall_;

@@ -133,6 +133,10 @@ void HbmTiming::report_transfers(Time now, bool is_write) const {
   }
 }
 
+void HbmTiming::end_of_run() {
+  if (dram_) stats_.last_transfer = max(stats_.last_transfer, dram_->finish());
+}
+
 Time HbmTiming::busiest_unit_busy() const {
   Time busiest;
   if (dram_) {

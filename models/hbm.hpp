@@ -90,6 +90,9 @@ class HbmTiming {
 
   const HbmParams& params() const { return params_; }
   const HbmStats& stats() const { return stats_; }
+  /// The end of the run: the detailed mode's controllers drain the writes they still hold, and
+  /// the last transfer moves to the last of those.
+  void end_of_run();
   /// When the last request was taken by the controller (its arrival unless a queue was full).
   Time last_accepted() const { return last_accepted_; }
   Time channel_free(std::uint32_t channel) const { return channel_free_[channel]; }

@@ -26,6 +26,7 @@ class Hbm : public sc_core::sc_module {
   Hbm(sc_core::sc_module_name name, const HbmParams& params);
 
   const HbmTiming& timing() const { return timing_; }
+  void end_of_run() { timing_.end_of_run(); }
   void observe(ActivityObserver* observer) { timing_.observe(observer); }
 
  private:

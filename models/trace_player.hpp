@@ -13,6 +13,7 @@ struct TracePlayerParams {
   std::uint64_t access_bytes = 64;           ///< bytes each access moves
   std::uint64_t max_bytes_in_flight = 0;     ///< as a core's limit; one access always fits
   std::uint32_t max_requests_in_flight = 0;  ///< 0 = no limit
+  Time issue_interval;  ///< at most one access per interval; zero: no pacing
 };
 
 struct TracePlayerStats : StatFields<TracePlayerStats> {

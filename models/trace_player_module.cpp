@@ -77,7 +77,7 @@ void TracePlayer::wake(Time t) {
   }
   // Take the next access only with room to issue it: the stream goes, in its order, to whichever
   // player has room first, and no player holds an access back while another could issue it.
-  while (!ended_ && room() && held_until_ <= t) {
+  while (!ended_ && room() && held_until_ <= t && next_issue_ <= t) {
     if (!source_.next(next_)) {
       ended_ = true;
       break;
@@ -87,10 +87,13 @@ void TracePlayer::wake(Time t) {
       blocked_ = false;
     }
     issue(t);
+    next_issue_ = t + params_.issue_interval;
   }
   if (ended_) return;  // the statistics already hold every completion time
-  if (held_until_ > t) {  // in order: the next access waits until the memory took the last one
-    wakeups_.wake_at(wakeup_index_, held_until_);
+  // In order: the next access waits until the memory took the last one, and for its issue time.
+  const Time paced = max(held_until_, next_issue_);
+  if (held_until_ > t || (paced > t && room())) {
+    wakeups_.wake_at(wakeup_index_, paced);
     return;
   }
   if (!blocked_) {

@@ -58,6 +58,7 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
   bool ended_ = false;
   bool blocked_ = false;
   Time blocked_since_;
+  Time next_issue_;  // the issue interval after the last access
   Time held_until_;  // a full memory queue took the last access only then: issue nothing before
   ActivityObserver* observer_ = nullptr;
 

@@ -27,6 +27,9 @@ namespace ridgeline {
 struct MemoryTraceSpec {
   std::string path;                   ///< the trace file, as opened
   std::uint64_t access_bytes = 64;    ///< bytes each access moves
+  /// Open loop: each player issues at most one access per interval (zero: as fast as its
+  /// in-flight limits allow).
+  Time issue_interval;
   std::uint64_t loads = 0;            ///< LD lines (counted when the configuration is read)
   std::uint64_t stores = 0;           ///< ST lines
   std::uint64_t highest_address = 0;  ///< the largest address in the trace

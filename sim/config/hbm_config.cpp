@@ -133,6 +133,11 @@ DramTimings parse_timings(const ConfigNode& timing, bool refresh, bool warn) {
     }
     *value = Time::from_ps(timing.required(key).quantity(Dimension::time));
   }
+  // Per-bank refresh's cycle: read here, required (or named as ignored) once the controller's
+  // refresh policy is known (check_refresh_policy).
+  if (auto node = timing.optional("tRFCpb")) {
+    t.tRFCpb = Time::from_ps(node->positive_quantity(Dimension::time));
+  }
   timing.reject_unknown_keys();
   return t;
 }
@@ -178,6 +183,10 @@ DramController parse_controller(const ConfigNode& node) {
   }
   if (auto stall = node.optional("requesters_stall")) {
     c.requesters_stall = stall->choice({"true", "false"}) == "true";
+  }
+  if (auto refresh = node.optional("refresh")) {
+    c.refresh = refresh->choice({"all_bank", "per_bank"}) == "per_bank" ? RefreshPolicy::per_bank
+                                                                         : RefreshPolicy::all_bank;
   }
   if (auto schedule = node.optional("refresh_schedule")) {
     c.staggered_refresh = schedule->choice({"staggered", "simultaneous"}) == "staggered";
@@ -240,6 +249,34 @@ void parse_dram(const ConfigNode& dram, HbmParams& params, const ConfigNode& hbm
   }
 }
 
+// Per-bank refresh needs its cycle, shorter than the interval; all-bank refresh ignores it.
+void check_refresh_policy(const ConfigNode& dram, const std::optional<ConfigNode>& controller,
+                          const DramParams& d) {
+  const ConfigNode timing = dram.required("timing");
+  const std::optional<ConfigNode> cycle = timing.optional("tRFCpb");
+  const bool per_bank = d.controller.refresh == RefreshPolicy::per_bank;
+  if (!per_bank || !d.refresh) {
+    if (cycle) {
+      cycle->ignored(per_bank ? "hbm.dram.refresh is false"
+                              : "hbm.controller.refresh is all_bank (the default)",
+                     "set hbm.controller.refresh: per_bank to use it, or remove it");
+    }
+    if (per_bank) {
+      controller->required("refresh").ignored("hbm.dram.refresh is false",
+                                              "set refresh: true, or remove it");
+    }
+    return;
+  }
+  if (!cycle) {
+    controller->required("refresh").fail(
+        "per-bank refresh needs the per-bank refresh cycle, hbm.dram.timing.tRFCpb",
+        "add it to hbm.dram.timing, e.g. tRFCpb: 200ns, or set refresh: all_bank");
+  }
+  if (d.timing.tRFCpb >= d.timing.tREFI) {
+    cycle->fail("must be shorter than tREFI (a bank's refresh must end before its next is due)");
+  }
+}
+
 }  // namespace
 
 void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
@@ -290,6 +327,7 @@ void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
     params.dram->controller = parse_controller(*controller);
     if (params.mode == HbmMode::simple) ignored_in_simple_mode(*controller, hbm);
   }
+  if (params.mode == HbmMode::detailed) check_refresh_policy(*dram, controller, *params.dram);
   bool per_burst = false;
   if (mapping) params.dram->mapping = parse_mapping(*mapping, per_burst);
   if (per_burst && params.interleave_bytes != params.dram->burst_bytes) {

@@ -41,6 +41,9 @@ MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
     spec.access_bytes = bytes->positive_quantity(Dimension::bytes);
     if (spec.access_bytes > kMaxAccessBytes) bytes->fail("must be at most 1GiB");
   }
+  if (auto interval = w.optional("issue_interval")) {
+    spec.issue_interval = Time::from_ps(interval->quantity(Dimension::time));
+  }
   return spec;
 }
 

@@ -37,11 +37,12 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
 }
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
-                         AccessSource& trace, std::uint64_t access_bytes)
+                         AccessSource& trace, const MemoryTraceSpec& spec)
     : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0), wakeups("wakeups") {
   chain_levels(hardware);
   TracePlayerParams params;
-  params.access_bytes = access_bytes;
+  params.access_bytes = spec.access_bytes;
+  params.issue_interval = spec.issue_interval;
   params.max_bytes_in_flight = hardware.core.max_bytes_in_flight;
   params.max_requests_in_flight = hardware.core.max_requests_in_flight;
   players.reserve(hardware.cores);

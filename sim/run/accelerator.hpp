@@ -17,15 +17,17 @@
 #include "models/trace_player_module.hpp"
 #include "models/wakeup_queue_module.hpp"
 #include "sim/waveforms/waveform_layout.hpp"
+#include "workloads/memory_trace.hpp"
 
 namespace ridgeline {
 
 class Accelerator : public sc_core::sc_module {
  public:
   Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, const Kernel& kernel);
-  /// One trace player per core, each with the core's in-flight limits, pulling from `trace`.
+  /// One trace player per core, each with the core's in-flight limits and the trace's access size
+  /// and issue interval, pulling from `trace`.
   Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware, AccessSource& trace,
-              std::uint64_t access_bytes);
+              const MemoryTraceSpec& spec);
 
   /// Tells `observer` (null: nobody) what every unit does: cores (and their SRAM), trace players,
   /// the shared levels' ports, the HBM's channels.

@@ -72,14 +72,17 @@ void check_memory_levels(Checker& check, const RunConfig& config, const Simulati
     check.within_run("the " + level.name + " port transferring", level.traffic.port_busy.seconds());
   }
   if (r.dram && hw.hbm.dram && hw.hbm.dram->refresh) {
-    // Each pseudo-channel refreshes once a tREFI, and one refresh may be under way at the end.
+    // Each pseudo-channel refreshes once a tREFI (per bank: each bank once, tRFCpb / banks of
+    // pseudo-channel time each), and one refresh may be under way at the end.
     const DramTimings& t = hw.hbm.dram->timing;
+    const Time cycle =
+        hw.hbm.dram->controller.refresh == RefreshPolicy::per_bank ? t.tRFCpb : t.tRFC;
     const double most = static_cast<double>(r.hbm_units) *
-                        (r.time.seconds() / t.tREFI.seconds() + 1) * t.tRFC.seconds();
+                        (r.time.seconds() / t.tREFI.seconds() + 1) * cycle.seconds();
     if (r.dram->refresh_busy.seconds() > most * (1 + kInvariantTolerance)) {
       check.fail("refreshes took {} of pseudo-channel time, more than one tRFC ({}) a tREFI ({}) "
                  "allows over the run ({})",
-                 engineering(r.dram->refresh_busy.seconds(), "s"), duration(t.tRFC.seconds()),
+                 engineering(r.dram->refresh_busy.seconds(), "s"), duration(cycle.seconds()),
                  duration(t.tREFI.seconds()), duration(r.time.seconds()));
     }
   }

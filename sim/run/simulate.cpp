@@ -79,6 +79,9 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
   if (observers.size() == 1) accelerator.observe(observers.front());
   if (observers.size() > 1) accelerator.observe(&fanout);
   sc_core::sc_start();
+  // The controllers drain the writes they still hold (traced too): a run's stores are in memory
+  // at its end.
+  accelerator.hbm.end_of_run();
   accelerator.observe(nullptr);
   if (tracer) tracer->finish();
 }
@@ -88,7 +91,7 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
                                 const WaveformOptions& traces, ActivityObserver* also) {
   check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
   TraceReader reader(spec.path);
-  Accelerator accelerator("top", config.hardware, reader, spec.access_bytes);
+  Accelerator accelerator("top", config.hardware, reader, spec);
   run_traced(accelerator, config, traces, also);
   SimulationResult result;
   collect_memory(accelerator, result);

@@ -15,6 +15,9 @@ constexpr std::uint32_t kSramReadTid = 3;
 constexpr std::uint32_t kSramWriteTid = 4;
 constexpr std::uint32_t kBlockTid = 100;
 constexpr std::uint32_t kDmaTid = 1000;
+// The pseudo-channels share a process: each one's lanes (reservations decided out of time order,
+// FR-FCFS's ready-first) follow its first id, this far apart, so no two units share a track id.
+constexpr std::uint32_t kHbmLaneStride = 1024;
 constexpr std::size_t kFlushBytes = 1 << 20;
 constexpr std::uint64_t kClosingBytes = 1024;  // kept for the closing event and the trailer
 
@@ -96,7 +99,7 @@ TimelineWriter::TimelineWriter(const std::string& path, const WaveformLayout& la
   }
   const std::uint32_t units = layout.channels * layout.pseudo_channels;
   for (std::uint32_t u = 0; u < units; ++u)
-    channel_tracks_.push_back(make_track(UnitKind::hbm, u, u + 1));
+    channel_tracks_.push_back(make_track(UnitKind::hbm, u, 1 + u * kHbmLaneStride));
   for (std::uint32_t i = 0; i < layout.levels.size(); ++i)
     level_tracks_.push_back(make_track(UnitKind::level_port, i, 1));
   for (std::uint32_t i = 0; i < layout.players.size(); ++i) {

@@ -250,8 +250,9 @@ TEST(Trace, TimelineOfAMemoryTraceHasAnAccessPerLine) {
   const auto slices = checked_timeline(files.timeline);
   EXPECT_EQ(total(slices, R"(top\.player\d+\.dma( \d+)?)").second,
             report["simulated"]["trace"]["accesses"].get<std::uint64_t>());
-  // Detailed mode: the pseudo-channels' data-bus reservations.
-  EXPECT_EQ(total(slices, R"(top\.hbm\.ch\d+\.pc\d)").first,
+  // Detailed mode: the pseudo-channels' data-bus reservations (in lanes where FR-FCFS decided
+  // them out of time order).
+  EXPECT_EQ(total(slices, R"(top\.hbm\.ch\d+\.pc\d( \d+)?)").first,
             ps_of(report["components"]["hbm"]["channel_busy_s"]));
 }
 

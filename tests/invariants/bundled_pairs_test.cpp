@@ -76,6 +76,7 @@ const std::map<std::string, std::size_t> kExpectedRefusals{
     {"hardware/h200-sxm5-141gb.yaml", 12},
     {"hardware/hbm2e-stack.yaml", 4},
     {"hardware/hbm3-stack.yaml", 4},
+    {"hardware/hbm3-stack-ramulator.yaml", 5},  // and the random trace: past its 8 GiB
     {"hardware/hbm3e-stack.yaml", 4},
     {"hardware/seed-l2.yaml", 4},
     {"hardware/seed-sequential.yaml", 4},

@@ -43,7 +43,7 @@ TEST(TracePlayer, IssuesAsFastAsTheInFlightLimitAllows) {
   std::vector<MemoryAccess> accesses;
   for (std::uint64_t i = 0; i < 10; ++i) accesses.push_back(MemoryAccess{i * 64, i == 9});
   ListSource source(accesses);
-  Accelerator top("top", machine(1, 4), source, 64);
+  Accelerator top("top", machine(1, 4), source, MemoryTraceSpec{});
   sc_core::sc_start();
   const TracePlayerStats& s = top.players[0]->stats();
   // Four at 0 (done 1064, 1128, 1192, 1256: each 64 ps on the channel, then 1 ns); each later
@@ -67,7 +67,7 @@ TEST(TracePlayer, PlayersShareOneStreamInOrder) {
   std::vector<MemoryAccess> accesses;
   for (std::uint64_t i = 0; i < 1000; ++i) accesses.push_back(MemoryAccess{i * 64, false});
   ListSource source(accesses);
-  Accelerator top("top", machine(3, 8), source, 64);
+  Accelerator top("top", machine(3, 8), source, MemoryTraceSpec{});
   sc_core::sc_start();
   std::uint64_t reads = 0;
   Time finish;

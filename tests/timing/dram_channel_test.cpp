@@ -184,6 +184,27 @@ TEST(DramChannel, RefreshDueDuringWorkIsTakenAfterIt) {
   EXPECT_EQ(t.first_command.ps(), 1'032'500u + 8'000 + 100'000);
 }
 
+TEST(DramChannel, PerBankRefreshTakesOneBankAndLeavesTheOthers) {
+  // 8 banks: one refresh every tREFI / 8 = 125 ns from 1 us, bank 0 first, busy tRFCpb = 50 ns.
+  DramChannelParams p = params(true);
+  p.controller.refresh = RefreshPolicy::per_bank;
+  p.timing.tRFCpb = ps(50'000);
+  DramChannel dram(p);
+  dram.access(ps(0), read(0, 1, 1));  // row 1 of bank 0 open; its PRE allowed from 20 (tRAS)
+  // Bank 1 is not refreshing: ACT on arrival, column tRCD later.
+  EXPECT_EQ(dram.access(ps(1'001'000), read(1, 1, 1)).first_column.ps(), 1'011'000u);
+  // Bank 0 was closed by its refresh at 1 us and is busy until 1.05 us.
+  const RowAccessTiming t = dram.access(ps(1'001'000), read(0, 1, 1));
+  EXPECT_EQ(t.outcome, RowOutcome::miss);
+  EXPECT_EQ(t.first_command.ps(), 1'050'000u);
+  EXPECT_EQ(t.first_column.ps(), 1'060'000u);
+  EXPECT_EQ(dram.stats().refreshes, 1u);
+  EXPECT_EQ(dram.stats().refresh_busy.ps(), 50'000u / 8);  // in pseudo-channel time
+  // Idle for 10 us: every bank refreshed once a tREFI, 8 a microsecond.
+  dram.access(ps(11'000'000), read(2, 1, 1));
+  EXPECT_EQ(dram.stats().refreshes, 1u + 10 * 8);
+}
+
 TEST(DramChannel, WithoutRefreshTheRowStaysOpen) {
   DramChannel dram(params(false));
   dram.access(ps(0), read(0, 0, 1));
@@ -300,7 +321,9 @@ TEST(DramController, MixedReadsAndWritesPayTurnaroundsPerBatch) {
       dram.access(ps(i * 2'000 + 1'000), write_at(4, 1 + i / 32, i % 32 * 32));
     }
     turnarounds[reorder] = dram.stats().turnarounds;
-    if (reorder) EXPECT_EQ(dram.stats().turnarounds, 2 * dram.stats().write_batches);
+    if (reorder) {
+      EXPECT_EQ(dram.stats().turnarounds, 2 * dram.stats().write_batches);
+    }
   }
   EXPECT_EQ(turnarounds[0], 199u);
   EXPECT_LE(turnarounds[1], 20u);
@@ -338,6 +361,39 @@ TEST(DramController, TheStarvationCapLetsTheOldestWriteGo) {
   EXPECT_EQ(dram.stats().write_batches, 1u);
   EXPECT_EQ(dram.stats().starvation_cap_hits, 1u);
   EXPECT_EQ(dram.stats().row_conflicts, 2u);  // row 2 after two hits, back to row 1 after it
+}
+
+TEST(DramController, WithNoRowHitTheWriteWhoseBankIsReadyDrainsFirst) {
+  // Bank 0 has row 1 open (its read: ACT 0, PRE allowed from tRAS = 20). Queued: a write to its
+  // row 2 (oldest: PRE 20, ACT 28, WRITE from 34), then writes to closed banks 4 and 5 (WRITE
+  // from tRCD_WR = 6). The third reaches the watermark: the closed banks drain first, in age
+  // order, then the conflict.
+  DramChannel dram(fr_fcfs(32, 8, 3, 0));
+  dram.keep_drained(true);
+  dram.access(ps(0), read(0, 1, 1));
+  dram.access(ps(0), write(0, 2, 1));
+  dram.access(ps(0), write(4, 1, 1));
+  dram.access(ps(0), write(5, 1, 1));
+  const std::vector<DramChannel::Drained>& drained = dram.drained();
+  ASSERT_EQ(drained.size(), 3u);
+  EXPECT_EQ(drained[0].access.bank, 4u);
+  EXPECT_EQ(drained[1].access.bank, 5u);
+  EXPECT_EQ(drained[2].access.bank, 0u);
+  EXPECT_EQ(drained[2].timing.outcome, RowOutcome::conflict);
+  EXPECT_EQ(drained[2].timing.first_command.ps(), 20'000u);  // PRE at tRAS
+  EXPECT_EQ(dram.stats().starvation_cap_hits, 0u);
+}
+
+TEST(DramController, FinishDrainsTheWritesStillQueued) {
+  // Three writes below the watermark, nothing to read: at the end the controller writes them,
+  // banks 0, 1, 2 of one group: ACT 0, 5, 10 (tRRD_L), WRITE + tRCD_WR, data + tCWL + a burst.
+  DramChannel dram(fr_fcfs());
+  for (std::uint32_t bank = 0; bank < 3; ++bank) dram.access(ps(0), write(bank, 1, 1));
+  EXPECT_EQ(dram.stats().write_bursts, 0u);
+  EXPECT_EQ(dram.finish().ps(), 10'000u + 6'000 + 4'000 + 1'000);
+  EXPECT_EQ(dram.queued_writes(), 0u);
+  EXPECT_EQ(dram.stats().write_bursts, 3u);
+  EXPECT_EQ(dram.stats().write_batches, 1u);
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ TEST(HbmConfig, BitMappedCountsArePowersOfTwo) {
             24ull << 30);
   expect_in(error_of(kStack, {"hardware.hbm.dram.rows=24576",
                               "hardware.hbm.address_mapping=channel_contiguous"}),
-            {"hardware.hbm.address_mapping", "needs the row field on top"});
+            {"hardware.hbm.address_mapping", "needs the whole row field on top"});
 }
 
 TEST(HbmConfig, TimingsAreCheckedTogether) {
