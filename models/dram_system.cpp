@@ -59,6 +59,7 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
         (start + region.row_bytes + burst_bytes_ - 1) / burst_bytes_ * burst_bytes_;
     if (region.row_bytes > 0) map_.split(first, end - first, pieces_);
   }
+  if (region.rows > 1) merge_row_pieces();
   ++request_;
   for (std::uint64_t pass = 0; pass < region.repeat; ++pass) {
     for (const RowPiece& piece : pieces_) {
@@ -89,6 +90,44 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
   }
   if (!requesters_stall_) served.accepted = now;
   return served;
+}
+
+void DramSystem::merge_row_pieces() {
+  // A 2-D request's rows often fall into one DRAM row side by side (a tile's rows a few granules
+  // apart): those pieces are one row access, as a controller holding them all serves them. The
+  // pieces come in address order, so within a DRAM row in column order: each extends the last
+  // piece of its row when it starts where that one ends. Rows are found in a small open-addressed
+  // table (a slot holds a kept piece's index + 1), the accesses keep the order of their first
+  // piece.
+  std::size_t slots = 1;
+  while (slots < pieces_.size() * 2) slots <<= 1;
+  merge_slots_.assign(slots, 0);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pieces_.size(); ++i) {
+    const RowPiece next = pieces_[i];
+    std::uint64_t hash = (next.row * 0x9E3779B97F4A7C15ull) ^ (next.bank * 0xC2B2AE3D27D4EB4Full) ^
+                         (std::uint64_t{next.unit} << 32);
+    std::size_t slot = (hash ^ (hash >> 29)) & (slots - 1);
+    for (;; slot = (slot + 1) & (slots - 1)) {
+      const std::uint32_t held = merge_slots_[slot];
+      if (held == 0) {
+        pieces_[kept] = next;
+        merge_slots_[slot] = static_cast<std::uint32_t>(++kept);
+        break;
+      }
+      RowPiece& last = pieces_[held - 1];
+      if (last.unit == next.unit && last.bank == next.bank && last.row == next.row) {
+        if (next.column == last.column + last.bytes) {
+          last.bytes += next.bytes;
+        } else {  // not side by side (a region row skipped part of it): an access of its own
+          pieces_[kept] = next;
+          merge_slots_[slot] = static_cast<std::uint32_t>(++kept);
+        }
+        break;
+      }
+    }
+  }
+  pieces_.resize(kept);
 }
 
 Time DramSystem::finish() {

@@ -1,8 +1,9 @@
 // A stack of DRAM pseudo-channels behind one address map: the detailed HBM mode's timing core.
 //
 // A request (a 2-D region) is rounded out to whole bursts, cut by the address map into row
-// accesses (the bytes of one row of one bank of one pseudo-channel) and each is served by its
-// pseudo-channel's DramChannel, in address order. The request is done when its last pseudo-channel
+// accesses (the bytes of one row of one bank of one pseudo-channel; a 2-D region's pieces that lie
+// side by side in one row are one access) and each is served by its pseudo-channel's
+// DramChannel, in address order (a 2-D region's merged pieces in the order of their first). The request is done when its last pseudo-channel
 // has moved its last burst. Cost: one row access per row touched, never per burst. Plain C++.
 #pragma once
 
@@ -65,6 +66,7 @@ class DramSystem {
   void report(std::uint32_t unit, Time issued, std::uint64_t bytes, bool is_write,
               const RowAccessTiming& t);
   void report_drained(std::uint32_t unit);
+  void merge_row_pieces();
 
   AddressMap map_;
   std::uint64_t burst_bytes_;
@@ -72,6 +74,7 @@ class DramSystem {
   std::vector<DramChannel> units_;
   std::vector<std::vector<Time>> channel_reads_;  // channel_queues: each channel's read queue
   std::vector<RowPiece> pieces_;             // scratch: the current request's row accesses
+  std::vector<std::uint32_t> merge_slots_;   // scratch of merge_row_pieces
   std::vector<std::uint64_t> last_request_;  // per unit: the last request that reached it
   std::uint64_t request_ = 0;
   ActivityObserver* observer_ = nullptr;

@@ -159,7 +159,9 @@ u128 simulated_time_bound_ps(const RunConfig& config, const MemoryTraceSpec& tra
   const SerialBound bound(config.hardware, trace.dtype);
   const u128 accesses = trace.accesses();
   const auto access = bound.request(trace.access_bytes, 1, trace.access_bytes);
-  return add(times(accesses, access.own_ps), bound.transfer_ps(times(accesses, access.hbm_bytes)));
+  // One after another, each also after its issue interval.
+  const u128 own = add(access.own_ps, trace.issue_interval.ps());
+  return add(times(accesses, own), bound.transfer_ps(times(accesses, access.hbm_bytes)));
 }
 
 void check_simulated_time_fits(const RunConfig& config, u128 bound_ps) {
