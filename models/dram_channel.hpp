@@ -28,10 +28,13 @@
 // queue. `fr_fcfs` adds what a controller with request queues does, within the reservation model
 // (every read is answered when it arrives, so a later request never delays an earlier one):
 // - writes are posted: they wait in a write queue (row accesses, `write_queue_depth` of them) and
-//   are drained in batches, FR-FCFS among them (row hits first, then oldest; at most
-//   `starvation_cap` younger hits pass the oldest), when the queue reaches the high watermark (down
-//   to the low one) or when the pseudo-channel has nothing to read. A batch is a barrier: reads
-//   that arrive after it wait for it, so a mixed stream pays its turnarounds per batch.
+//   are drained in batches, FR-FCFS among them (row hits first, then the write whose bank is
+//   ready first; at most `starvation_cap` younger writes pass the oldest), when the queue reaches
+//   the high watermark (down to the low one), when the pseudo-channel has nothing to read, and at
+//   the end of the run (finish). A batch is a barrier: reads that arrive after it wait for it, so
+//   a mixed stream pays its turnarounds per batch.
+// - refresh is all-bank (above) or per bank (REFpb): one bank at a time, in turn, every
+//   tREFI / banks, busy tRFCpb while the others work.
 // - a read covered by a queued write is served from it, with no DRAM command.
 // - ready first: the data bus and each bank group's column path keep the gaps an access waiting
 //   for its bank left behind, and a later access that is ready sooner takes them.
