@@ -88,6 +88,13 @@ Time DramChannel::bus_time(std::uint64_t bursts) const {
              params_.data_rate.time_for(bursts * params_.burst_bytes));
 }
 
+Time DramChannel::ready_to_refresh(const Bank& bank, Time due) {
+  // A bank must be precharged first: an open one when tRAS, tRTP and tWR allow, then tRP.
+  if (!bank.open) return max(due, bank.act_ready);
+  ++stats_.precharges;
+  return max(due, bank.pre_ready + params_.timing.tRP);
+}
+
 void DramChannel::refresh_banks_until(Time t) {
   // REFpb: one bank, in turn, every tREFI / banks; a bank precharges first if open (tRAS, tRTP,
   // tWR, then tRP) and is busy tRFCpb; the others go on working. Refresh time is counted in
@@ -107,13 +114,7 @@ void DramChannel::refresh_banks_until(Time t) {
   }
   while (next_refresh_ <= t) {
     Bank& bank = banks_[next_refresh_bank_];
-    Time start = next_refresh_;
-    if (bank.open) {
-      start = max(start, bank.pre_ready + tm.tRP);
-      ++stats_.precharges;
-    } else {
-      start = max(start, bank.act_ready);
-    }
+    const Time start = ready_to_refresh(bank, next_refresh_);
     bank.open = false;
     bank.previous_open = false;
     bank.act_ready = start + tm.tRFCpb;
@@ -132,16 +133,9 @@ void DramChannel::refresh_until(Time t) {
   }
   const DramTimings& tm = params_.timing;
   while (next_refresh_ <= t) {
-    // Every bank must be precharged: an open one when tRAS, tRTP and tWR allow, then tRP.
+    // Every bank precharged first: the refresh starts when the last is ready.
     Time start = next_refresh_;
-    for (Bank& bank : banks_) {
-      if (bank.open) {
-        start = max(start, bank.pre_ready + tm.tRP);
-        ++stats_.precharges;
-      } else {
-        start = max(start, bank.act_ready);
-      }
-    }
+    for (Bank& bank : banks_) start = ready_to_refresh(bank, start);
     Time end = start + tm.tRFC;
     std::uint64_t count = 1;
     if (start == next_refresh_ && next_refresh_ + tm.tREFI <= t) {
@@ -255,8 +249,6 @@ void DramChannel::finish_columns(const RowAccess& a, RowAccessTiming& result) {
   Group& group = groups_[a.bank / params_.banks_per_group];
   const Time last = result.last_column;
   horizon_ = max(horizon_, last);
-  last_data_ = max(last_data_, a.is_write ? last + tm.tCWL + burst_time_
-                                          : last + tm.tCL + burst_time_);
   if (any_access_ && last_was_write_ != a.is_write) ++stats_.turnarounds;
   any_access_ = true;
   last_was_write_ = a.is_write;
@@ -274,6 +266,7 @@ void DramChannel::finish_columns(const RowAccess& a, RowAccessTiming& result) {
     stats_.read_bursts += a.bursts;
     read_tail_ = max(read_tail_, last);
   }
+  last_data_ = max(last_data_, result.data_done);
 }
 
 bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTiming& result) {
@@ -304,15 +297,9 @@ bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTimin
   result.first_command = result.first_column;
   result.last_column = last;
   result.bus_start = bus_slot;
-  horizon_ = max(horizon_, last);
-  if (any_access_ && last_was_write_) ++stats_.turnarounds;
-  any_access_ = true;
-  last_was_write_ = false;
-  write_ready_ = max(write_ready_, last + tm.tRTW);
-  result.data_done = last + tm.tCL + burst_time_;
-  last_data_ = max(last_data_, result.data_done);
-  stats_.read_bursts += a.bursts;
-  read_tail_ = max(read_tail_, last);
+  // As any read: the bank's tRTP bound is already met (the new row's ACT follows the PRE that
+  // these bursts fit before).
+  finish_columns(a, result);
   return true;
 }
 

@@ -331,6 +331,8 @@ class DramChannel {
 
   void refresh_until(Time t);
   void refresh_banks_until(Time t);
+  /// When `bank` can start a refresh due at `due`, counting its precharge if a row is open.
+  Time ready_to_refresh(const Bank& bank, Time due);
   Time activate(Time now, Time bank_ready, std::uint32_t group);
   RowAccessTiming serve(Time now, const RowAccess& access, bool reorder);
   bool try_row_hit_first(Time now, const RowAccess& a, RowAccessTiming& result);

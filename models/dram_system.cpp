@@ -66,6 +66,8 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
       DramChannel& unit = units_[piece.unit];
       const RowAccessTiming t = unit.access(
           now, RowAccess{piece.bank, piece.row, piece.bytes / burst_bytes_, is_write, piece.column});
+      // The writes this access drained (a batch it filled, or one the unit took while idle).
+      if (observing(observer_)) report_drained(piece.unit);
       served.accepted = max(served.accepted, t.accepted);
       if (t.queued) {  // a posted write, or a read served from one: no DRAM command now
         if (last_request_[piece.unit] != request_) {
@@ -84,9 +86,6 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
       served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
       if (observing(observer_)) report(piece.unit, now, piece.bytes, is_write, t);
     }
-  }
-  if (observing(observer_)) {
-    for (std::uint32_t u = 0; u < units(); ++u) report_drained(u);
   }
   if (!requesters_stall_) served.accepted = now;
   return served;
