@@ -1,8 +1,11 @@
 #include "models/address_map.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace ridgeline {
+
+using F = AddressField;
 
 namespace {
 
@@ -96,7 +99,6 @@ std::string AddressMapping::text() const {
 }
 
 const std::vector<NamedAddressMapping>& named_address_mappings() {
-  using F = AddressField;
   using Fold = AddressMapping::Fold;
   static const std::vector<NamedAddressMapping> mappings = [] {
     std::vector<NamedAddressMapping> m = {
@@ -270,6 +272,12 @@ AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& ma
   }
   // The most significant part takes every bit above it, so that addresses beyond the capacity
   // wrap (modulo its count).
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    PartBits& b = parts_[k];
+    const bool top = k + 1 == parts_.size();
+    b.modulo = top && !is_power_of_two(b.count);
+    b.mask = b.count - 1;
+  }
   const auto address_bits_of = [&](std::size_t field, std::uint32_t from, std::uint32_t to) {
     std::uint64_t mask = 0;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
@@ -303,15 +311,70 @@ AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& ma
     folds_.push_back(FoldBits{t, src, offset, (std::uint64_t{1} << width) - 1});
     row_select_mask_ |= address_bits_of(src, offset, offset + width);
   }
+  linear_ = std::none_of(parts_.begin(), parts_.end(), [](const PartBits& b) { return b.modulo; });
+  if (linear_) build_byte_tables(layout.field_bits);
+}
+
+void AddressMap::build_byte_tables(const std::array<std::uint32_t, kAddressFields>& field_bits) {
+  // Packed low to high as pc, ch, ba, bg, co, ro: a unit (ch x pseudo_channels + pc) and a bank
+  // (bg x banks_per_group + ba) are each one run of bits (the counts are powers of two).
+  std::uint32_t packed = 0;
+  for (const AddressField f : {F::pseudo_channel, F::channel, F::bank, F::bank_group,
+                               F::column, F::row}) {
+    const auto i = static_cast<std::size_t>(f);
+    field_shift_[i] = packed;
+    field_mask_[i] = (std::uint64_t{1} << field_bits[i]) - 1;
+    packed += field_bits[i];
+  }
+  const auto run_mask = [&](F low, F high) {
+    return (std::uint64_t{1} << (field_bits[static_cast<std::size_t>(low)] +
+                                 field_bits[static_cast<std::size_t>(high)])) -
+           1;
+  };
+  unit_mask_ = run_mask(F::pseudo_channel, F::channel);
+  bank_mask_ = run_mask(F::bank, F::bank_group);
+  assert(packed <= 64 && "the fields fit one word (check_address_map bounds the capacity)");
+  // What each address bit sets: its field's bit, and the bits of the folds it is a source of.
+  std::array<std::uint64_t, 64> of_bit{};
+  for (const PartBits& b : parts_) {
+    const std::uint32_t bits = log2_of(b.count);  // a part keeps raw & (count - 1)
+    for (std::uint32_t k = 0; k < bits && b.shift + k < 64; ++k) {
+      const auto field = static_cast<std::size_t>(b.field);
+      const std::uint32_t field_bit = b.field_offset + k;
+      std::uint64_t sets = std::uint64_t{1} << (field_shift_[field] + field_bit);
+      for (const FoldBits& f : folds_) {
+        if (f.source != field || field_bit < f.offset) continue;
+        const std::uint32_t target_bit = field_bit - f.offset;
+        if (target_bit < 64 && (f.mask >> target_bit & 1) != 0) {
+          sets ^= std::uint64_t{1} << (field_shift_[f.target] + target_bit);
+        }
+      }
+      of_bit[b.shift + k] ^= sets;
+    }
+  }
+  for (std::size_t byte = 0; byte < fields_by_byte_.size(); ++byte) {
+    for (std::uint32_t value = 0; value < 256; ++value) {
+      std::uint64_t fields = 0;
+      for (std::uint32_t bit = 0; bit < 8; ++bit) {
+        if (value >> bit & 1) fields ^= of_bit[byte * 8 + bit];
+      }
+      fields_by_byte_[byte][value] = fields;
+    }
+  }
 }
 
 std::array<std::uint64_t, kAddressFields> AddressMap::fields_of(std::uint64_t address) const {
   std::array<std::uint64_t, kAddressFields> v{};
+  if (linear_) {
+    const std::uint64_t packed = packed_fields(address);
+    for (std::size_t f = 0; f < kAddressFields; ++f) v[f] = packed >> field_shift_[f] & field_mask_[f];
+    return v;
+  }
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const PartBits& b = parts_[k];
     if (b.shift >= 64) continue;
     const std::uint64_t raw = address >> b.shift;
-    const std::uint64_t value = k + 1 == parts_.size() ? raw % b.count : raw & (b.count - 1);
+    const std::uint64_t value = b.modulo ? raw % b.count : raw & b.mask;
     v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
   }
   if (!folds_.empty()) {
@@ -321,6 +384,31 @@ std::array<std::uint64_t, kAddressFields> AddressMap::fields_of(std::uint64_t ad
     }
   }
   return v;
+}
+
+std::uint64_t AddressMap::packed_fields(std::uint64_t address) const {
+  std::uint64_t packed = 0;
+  for (std::size_t byte = 0; byte < fields_by_byte_.size(); ++byte) {
+    packed ^= fields_by_byte_[byte][address >> (8 * byte) & 0xFF];
+  }
+  return packed;
+}
+
+RowPiece AddressMap::piece_at(std::uint64_t address, std::uint64_t bytes) const {
+  const std::uint64_t low_column = address & (geometry_.interleave_bytes - 1);
+  if (linear_) {
+    const std::uint64_t p = packed_fields(address);
+    const auto at = [&](F f) { return field_shift_[static_cast<std::size_t>(f)]; };
+    return RowPiece{static_cast<std::uint32_t>(p >> at(F::pseudo_channel) & unit_mask_),
+                    static_cast<std::uint32_t>(p >> at(F::bank) & bank_mask_),
+                    p >> at(F::row) & field_mask_[static_cast<std::size_t>(F::row)], bytes,
+                    (p >> at(F::column) & field_mask_[static_cast<std::size_t>(F::column)]) *
+                            geometry_.interleave_bytes +
+                        low_column};
+  }
+  const DramAddress a = decode(address);
+  return RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row, bytes,
+                  a.column_byte};
 }
 
 DramAddress AddressMap::decode(std::uint64_t address) const {
@@ -369,9 +457,7 @@ void AddressMap::emit_block(std::uint64_t base, std::uint32_t log2_bytes,
   // Every value of the row-selecting bits inside the block, in increasing order: one row each.
   std::uint64_t subset = 0;
   do {
-    const DramAddress a = decode(base | subset);
-    push_piece(out, RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row,
-                             bytes, a.column_byte});
+    push_piece(out, piece_at(base | subset, bytes));
     subset = (subset - varying) & varying;
   } while (subset != 0);
 }
@@ -388,9 +474,7 @@ void AddressMap::split(std::uint64_t base, std::uint64_t length, std::vector<Row
     if (log2_bytes < granule_log2_) {
       const std::uint64_t granule_end = (at | (geometry_.interleave_bytes - 1)) + 1;
       const std::uint64_t stop = granule_end < end ? granule_end : end;
-      const DramAddress a = decode(at);
-      push_piece(out, RowPiece{unit_of(a), a.bank_group * geometry_.banks_per_group + a.bank, a.row,
-                               stop - at, a.column_byte});
+      push_piece(out, piece_at(at, stop - at));
       at = stop;
       continue;
     }

@@ -132,6 +132,10 @@ class AddressMap {
     std::uint32_t width = 0;         // address bits (the top part takes the rest, modulo count)
     std::uint32_t field_offset = 0;  // the field bit its lowest address bit gives
     std::uint64_t count = 1;         // values (power of two unless the part is the whole top field)
+    // The part's value of an address shifted down: raw & mask, or raw % count for a top field
+    // whose count is not a power of two (the only division, kept off the common path).
+    std::uint64_t mask = 0;
+    bool modulo = false;
   };
   struct FoldBits {
     std::size_t target, source;
@@ -146,6 +150,19 @@ class AddressMap {
   std::vector<FoldBits> folds_;
   std::uint32_t granule_log2_ = 0;
   std::uint64_t row_select_mask_ = 0;  // address bits that select (unit, bank, row)
+  // Every count a power of two (the common case): the map is linear over the address bits (a
+  // permutation with XOR folds), so the fields of an address are the XOR of what each of its
+  // bytes gives, looked up; the fields packed in one word, field f at bit field_shift_[f].
+  bool linear_ = false;
+  std::array<std::uint32_t, kAddressFields> field_shift_{};
+  std::array<std::uint64_t, kAddressFields> field_mask_{};
+  std::array<std::array<std::uint64_t, 256>, 8> fields_by_byte_{};
+  std::uint64_t unit_mask_ = 0;  // the packed unit's bits (pc, then ch), from field_shift_[pc]
+  std::uint64_t bank_mask_ = 0;  // the packed bank's bits (ba, then bg), from field_shift_[ba]
+  void build_byte_tables(const std::array<std::uint32_t, kAddressFields>& field_bits);
+  std::uint64_t packed_fields(std::uint64_t address) const;  // linear_ only
+  /// The piece of `bytes` from `address`: its unit, bank, row and column.
+  RowPiece piece_at(std::uint64_t address, std::uint64_t bytes) const;
 };
 
 /// Why a geometry and mapping cannot be mapped, or nothing: every bit of every field given once

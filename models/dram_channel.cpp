@@ -81,9 +81,12 @@ DramChannel::DramChannel(const DramChannelParams& params)
          c.write_high_watermark <= c.write_queue_depth);
   (void)c;
   write_queue_.reserve(params.controller.write_queue_depth);
+  for (std::uint64_t bursts = 0; bursts < kBusTimes; ++bursts) {
+    bus_times_[bursts] = bus_time_of(bursts);
+  }
 }
 
-Time DramChannel::bus_time(std::uint64_t bursts) const {
+Time DramChannel::bus_time_of(std::uint64_t bursts) const {
   return max(times(params_.timing.tCCD_S, bursts),
              params_.data_rate.time_for(bursts * params_.burst_bytes));
 }
@@ -534,8 +537,6 @@ void DramChannel::count_read(const RowAccessTiming& t) {
   ++stats_.served_reads;
   stats_.read_queueing += t.first_command - t.accepted;
   stats_.read_service += t.data_done - t.first_command;
-  stats_.read_queueing_latency.add(t.first_command - t.accepted);
-  stats_.read_service_latency.add(t.data_done - t.first_command);
 }
 
 RowAccessTiming DramChannel::access(Time now, const RowAccess& a) {

@@ -153,8 +153,12 @@ struct DramStats : StatFields<DramStats> {
   std::uint64_t served_reads = 0;  ///< read row accesses that reached the DRAM
   Time read_queueing;              ///< summed: arrival to the first command of each
   Time read_service;               ///< summed: first command to the last data
-  LatencyHistogram read_queueing_latency;  ///< each read row access: accepted to first command
-  LatencyHistogram read_service_latency;   ///< first command to last data
+  /// The distributions of the two sums above, over each read row access: accepted to first
+  /// command, first command to last data. Kept for the whole stack by DramSystem (one pair of
+  /// histograms, not one a pseudo-channel: the reports give the stack's percentiles and each
+  /// pseudo-channel's means), so a pseudo-channel's own stats leave them empty.
+  LatencyHistogram read_queueing_latency;
+  LatencyHistogram read_service_latency;
 
   /// The counters by their rules, and the histograms.
   void add(const DramStats& other) {
@@ -281,7 +285,9 @@ class DramChannel {
   const DramStats& stats() const { return stats_; }
   const DramChannelParams& params() const { return params_; }
   /// Time for `bursts` bursts on the data bus: max(bursts x tCCD_S, their transfer time).
-  Time bus_time(std::uint64_t bursts) const;
+  Time bus_time(std::uint64_t bursts) const {
+    return bursts < kBusTimes ? bus_times_[bursts] : bus_time_of(bursts);
+  }
   bool row_open(std::uint32_t bank, std::uint64_t row) const {
     return banks_[bank].open && banks_[bank].row == row;
   }
@@ -329,6 +335,7 @@ class DramChannel {
     std::uint32_t passed = 0;  // younger writes drained before it
   };
 
+  Time bus_time_of(std::uint64_t bursts) const;
   void refresh_until(Time t);
   void refresh_banks_until(Time t);
   /// When `bank` can start a refresh due at `due`, counting its precharge if a row is open.
@@ -355,6 +362,10 @@ class DramChannel {
 
   DramChannelParams params_;
   Time burst_time_;  // one burst's transfer
+  // bus_time(n) for the bursts a row access usually has (a row of up to 64 bursts), worked out
+  // once: the transfer time of a share of the bandwidth is a 128-bit division.
+  static constexpr std::uint64_t kBusTimes = 65;
+  std::array<Time, kBusTimes> bus_times_{};
   std::vector<Bank> banks_;
   std::vector<Group> groups_;
   Time act_ready_;  // tRRD_S after the last ACT

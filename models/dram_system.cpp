@@ -82,6 +82,10 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
         last_request_[piece.unit] = request_;
         served.queue_delay = max(served.queue_delay, t.first_command - now);
       }
+      if (!is_write) {  // as DramChannel counts a served read's sums
+        read_queueing_latency_.add(t.first_command - t.accepted);
+        read_service_latency_.add(t.data_done - t.first_command);
+      }
       served.data_done = max(served.data_done, t.data_done);
       served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
       if (observing(observer_)) report(piece.unit, now, piece.bytes, is_write, t);
@@ -175,6 +179,8 @@ std::vector<DramStats> DramSystem::unit_stats() const {
 DramStats DramSystem::stats() const {
   DramStats total;
   for (const DramChannel& unit : units_) total.add(unit.stats());
+  total.read_queueing_latency = read_queueing_latency_;
+  total.read_service_latency = read_service_latency_;
   return total;
 }
 

@@ -14,6 +14,7 @@
 #include "models/activity.hpp"
 #include "models/address_map.hpp"
 #include "models/dram_channel.hpp"
+#include "models/latency_histogram.hpp"
 #include "models/program.hpp"
 #include "models/units.hpp"
 
@@ -55,8 +56,8 @@ class DramSystem {
   const AddressMap& address_map() const { return map_; }
   const DramChannel& unit(std::uint32_t index) const { return units_[index]; }
   std::uint32_t units() const { return static_cast<std::uint32_t>(units_.size()); }
-  DramStats stats() const;  ///< summed over pseudo-channels
-  std::vector<DramStats> unit_stats() const;  ///< each pseudo-channel's
+  DramStats stats() const;  ///< summed over pseudo-channels, with the stack's latency histograms
+  std::vector<DramStats> unit_stats() const;  ///< each pseudo-channel's (no histograms)
 
   /// Tells `observer` (null: nobody) each row access's data-bus reservation, as unit UnitKind::hbm.
   /// fr_fcfs: posted writes are told when their batch drains them.
@@ -77,6 +78,10 @@ class DramSystem {
   std::vector<std::uint32_t> merge_slots_;   // scratch of merge_row_pieces
   std::vector<std::uint64_t> last_request_;  // per unit: the last request that reached it
   std::uint64_t request_ = 0;
+  // Every served read row access of the stack (DramStats::read_queueing_latency): one pair,
+  // so that the buckets an access touches stay in cache.
+  LatencyHistogram read_queueing_latency_;
+  LatencyHistogram read_service_latency_;
   ActivityObserver* observer_ = nullptr;
 };
 
