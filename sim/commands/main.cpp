@@ -1,4 +1,4 @@
-// The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report.
+// The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report, validate.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -12,6 +12,7 @@
 #include "models/sc_main_stub.hpp"
 #include "sim/charts/roofline_chart.hpp"
 #include "sim/commands/study.hpp"
+#include "sim/commands/validate.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/config/run_config.hpp"
 #include "sim/report/html_report.hpp"
@@ -325,6 +326,27 @@ int main(int argc, char** argv) {
       ->required();
   add_sweep_report_arguments(*report_command, report);
 
+  ValidateOptions validate;
+  validate.jobs = cores;
+  CLI::App* validate_command = app.add_subcommand(
+      "validate",
+      "simulate measured cases of real machines (configs/validation/*.yaml) and compare: a table "
+      "of measured against simulated, the mean and worst error, the correlation");
+  validate_command
+      ->add_option("FILES", validate.files, "validation files (YAML, top key 'validation:')")
+      ->required()
+      ->check(CLI::ExistingFile);
+  validate_command->add_option("-j,--jobs", validate.jobs, jobs_help)->check(kJobs);
+  validate_command->add_option("--json", validate.json_path,
+                               "write the cases (measured, simulated, error, source) and the "
+                               "statistics as JSON to this file");
+  validate_command->add_option("--svg", validate.svg_path,
+                               "draw simulated against measured (log-log, y = x and a 10 % "
+                               "band, coloured by machine) as SVG to this file");
+  validate_command->add_option("--report", validate.html_path,
+                               "write the table, the statistics and the picture as one "
+                               "self-contained HTML page to this file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -344,6 +366,7 @@ int main(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (merge_command->parsed()) return run_sweep_merge(merge);
+    if (validate_command->parsed()) return run_validate(validate);
     if (report_command->parsed()) {
       write_sweep_report(report_directory, report);
       return 0;

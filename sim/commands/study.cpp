@@ -17,6 +17,7 @@
 #include "sim/config/run_config.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/report_table.hpp"
 #include "sim/run/run_limits.hpp"
 #include "sim/util/child_process.hpp"
 #include "sim/util/output_file.hpp"
@@ -24,57 +25,6 @@
 namespace ridgeline {
 
 namespace {
-
-// One of the study's tables, as cells: printed as text with its columns padded (the seed note's
-// layout) and drawn as an HTML table on the --report page, so the two cannot disagree.
-struct StudyTable {
-  struct Row {
-    std::vector<std::string> cells;
-    std::string failure;  ///< a run that failed: its message instead of the cells after the label
-  };
-  std::string id;  ///< the HTML table's id
-  std::string title;
-  std::vector<std::string> header;
-  std::vector<std::size_t>
-      widths;  ///< characters per column in the text; the first is left-aligned
-  std::vector<Row> rows;
-
-  void add(std::vector<std::string> cells) { rows.push_back({std::move(cells), ""}); }
-};
-
-std::string table_text_row(const StudyTable& table, const StudyTable::Row& row) {
-  std::string line = "  " + fmt::format("{:<{}}", row.cells.front(), table.widths.front());
-  if (!row.failure.empty()) return line + " failed: " + row.failure + "\n";
-  for (std::size_t i = 1; i < row.cells.size(); ++i)
-    line += " " + fmt::format("{:>{}}", row.cells[i], table.widths[i]);
-  return line + "\n";
-}
-
-// The header and the rows (the title is printed where the text needs it: the simulated table's
-// before its runs start).
-std::string table_text(const StudyTable& table) {
-  std::string text = table_text_row(table, {table.header, ""});
-  for (const StudyTable::Row& row : table.rows) text += table_text_row(table, row);
-  return text;
-}
-
-std::string table_html(const StudyTable& table) {
-  std::string html = fmt::format("<h2>{}</h2>\n<div class=\"scroll\"><table id=\"{}\">\n<tr>",
-                                 xml_escape(table.title), table.id);
-  for (const std::string& name : table.header) html += "<th>" + xml_escape(name) + "</th>";
-  html += "</tr>\n";
-  for (const StudyTable::Row& row : table.rows) {
-    html += "<tr><td>" + xml_escape(row.cells.front()) + "</td>";
-    if (!row.failure.empty()) {
-      html += fmt::format("<td class=\"text\" colspan=\"{}\">failed: {}</td>",
-                          table.header.size() - 1, xml_escape(row.failure));
-    }
-    for (std::size_t i = 1; i < row.cells.size(); ++i)
-      html += "<td>" + xml_escape(row.cells[i]) + "</td>";
-    html += "</tr>\n";
-  }
-  return html + "</table></div>\n";
-}
 
 // The L2 table's row of one run's report: Q at HBM beside the note's, I at HBM, hit rate.
 std::vector<std::string> l2_cells(const std::string& label, const Json& report) {
@@ -178,11 +128,11 @@ std::string reports_csv(const std::vector<Json>& reports) {
 }
 
 // The study as one self-contained page: the tables the text prints, their notes, the roofline.
-std::string study_html(const std::string& heading, const std::vector<StudyTable>& tables,
+std::string study_html(const std::string& heading, const std::vector<ReportTable>& tables,
                        const std::vector<std::string>& notes, const std::string& roofline_svg) {
   std::string html = html_page_start(heading);
   html += "<h1>" + xml_escape(heading) + "</h1>\n";
-  for (const StudyTable& table : tables) html += table_html(table);
+  for (const ReportTable& table : tables) html += table_html(table);
   for (const std::string& note : notes) html += "<p class=\"note\">" + xml_escape(note) + "</p>\n";
   html += "<h2>Roofline</h2>\n<div class=\"chart\">\n" + roofline_svg + "</div>\n";
   return html + html_page_end();
@@ -215,8 +165,8 @@ int run_study(const StudyOptions& options) {
       first.analysis.roof.hbm_bytes_per_s / 1e12, first.analysis.roofline.ridge_flop_per_byte);
   fmt::print("{}\n\n", heading);
 
-  std::vector<StudyTable> tables;
-  StudyTable& analytical = tables.emplace_back();
+  std::vector<ReportTable> tables;
+  ReportTable& analytical = tables.emplace_back();
   analytical.id = "analytical";
   analytical.title = "Analytical (the seed note's model)";
   analytical.header = {"method", "Q (bytes)",      "I (FLOP/B)",    "roof (TFLOP/s)",
@@ -266,13 +216,13 @@ int run_study(const StudyOptions& options) {
     std::cout << std::flush;
     const std::vector<ChildResult> results = run_children(self_executable(), runs, options.jobs);
 
-    StudyTable simulated;
+    ReportTable simulated;
     simulated.id = "simulated";
     simulated.title = "Simulated";
     simulated.header = {"method",   "T_ideal (ms)", "simulated (ms)", "sim/ideal", "TFLOP/s",
                         "HBM TB/s", "I measured",   "Q exact",        "overlap",   "bound"};
     simulated.widths = {method_width, 14, 14, 9, 12, 12, 11, 8, 8, 14};
-    StudyTable l2;
+    ReportTable l2;
     l2.id = "l2";
     l2.title = "L2 and the memory levels (simulated)";
     l2.header = {"method",   "note's Q (bytes)", "HBM Q (bytes)", "of note",

@@ -78,7 +78,8 @@ ConfigError::ConfigError(SourceLocation where, std::string key_path, std::string
       where_(std::move(where)),
       key_path_(std::move(key_path)),
       value_(std::move(value)),
-      rule_(std::move(rule)) {}
+      rule_(std::move(rule)),
+      fix_(std::move(fix)) {}
 
 std::string ConfigWarning::text() const {
   std::string line = where.to_string() + ": key '" + printable(key_path, 256) + "' " + message;

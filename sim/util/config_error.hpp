@@ -29,12 +29,14 @@ class ConfigError : public std::runtime_error {
   const std::string& key_path() const { return key_path_; }
   const std::string& value() const { return value_; }
   const std::string& rule() const { return rule_; }
+  const std::string& fix() const { return fix_; }
 
  private:
   SourceLocation where_;
   std::string key_path_;
   std::string value_;
   std::string rule_;
+  std::string fix_;
 };
 
 /// A configuration that loads but holds something the user should know: a key the model ignores

@@ -1,0 +1,130 @@
+#include "sim/commands/validation_file.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "sim/config/config_node.hpp"
+#include "sim/config/quantity.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+constexpr std::string_view kFigureNames[] = {"bandwidth", "flop_rate", "time", "latency"};
+
+Dimension dimension_of(ValidationFigure figure) {
+  switch (figure) {
+    case ValidationFigure::bandwidth:
+      return Dimension::bandwidth;
+    case ValidationFigure::flop_rate:
+      return Dimension::flop_rate;
+    case ValidationFigure::time:
+    case ValidationFigure::latency:
+      return Dimension::time;
+  }
+  return Dimension::time;
+}
+
+// A file the case names, against the validation file's folder; it must exist.
+std::string case_file(const ConfigNode& node, const std::string& validation_path) {
+  const std::string text = node.text();
+  std::filesystem::path path(text);
+  if (path.is_relative()) path = std::filesystem::path(validation_path).parent_path() / path;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    node.fail(fmt::format("no such file: {}", path.string()),
+              "give a path relative to the validation file's folder, e.g. "
+              "'../hardware/a100-sxm4-80gb.yaml'");
+  }
+  return path.lexically_normal().string();
+}
+
+std::string nonempty_text(const ConfigNode& node) {
+  std::string text = node.text();
+  if (text.find_first_not_of(" \t") == std::string::npos) node.fail("expected some text");
+  return text;
+}
+
+ValidationCase read_case(const ConfigNode& entry, const std::string& path) {
+  ValidationCase c;
+  c.key_path = entry.key_path();
+  c.where = entry.location();
+  c.name_where = entry.required("name").location();
+  c.name = nonempty_text(entry.required("name"));
+  c.gpu = nonempty_text(entry.required("gpu"));
+  c.hardware_path = case_file(entry.required("hardware"), path);
+  c.workload_path = case_file(entry.required("workload"), path);
+  if (auto set = entry.optional("set")) {
+    if (!set->yaml().IsMap()) {
+      set->fail("expected a map of key paths to values",
+                "e.g. 'set: {workload.length: 268435456}'");
+    }
+    for (const std::string& key : set->keys()) {
+      const ConfigNode value = set->required(key);
+      const bool rooted = key.rfind("hardware.", 0) == 0 || key.rfind("workload.", 0) == 0;
+      if (!rooted) {
+        value.fail(fmt::format("'{}' is not a key path of the hardware or the workload", key),
+                   "start it with 'hardware.' or 'workload.', e.g. 'workload.length'");
+      }
+      if (!value.yaml().IsScalar()) value.fail("expected one value (a number or a word)");
+      c.overrides.push_back(key + "=" + value.text());
+      c.override_locations.push_back(value.location());
+    }
+  }
+  const ConfigNode figure = entry.required("figure");
+  c.figure_where = figure.location();
+  const std::string figure_name =
+      figure.choice({kFigureNames[0], kFigureNames[1], kFigureNames[2], kFigureNames[3]});
+  for (std::size_t i = 0; i < std::size(kFigureNames); ++i) {
+    if (figure_name == kFigureNames[i]) c.figure = static_cast<ValidationFigure>(i);
+  }
+  const std::uint64_t measured = entry.required("measured").positive_quantity(dimension_of(c.figure));
+  // Quantities of time are read in picoseconds; the others in their own unit.
+  c.measured = dimension_of(c.figure) == Dimension::time ? static_cast<double>(measured) / 1e12
+                                                        : static_cast<double>(measured);
+  c.source = nonempty_text(entry.required("source"));
+  entry.reject_unknown_keys();
+  return c;
+}
+
+}  // namespace
+
+std::string_view name_of(ValidationFigure figure) {
+  return kFigureNames[static_cast<std::size_t>(figure)];
+}
+
+std::string_view unit_of(ValidationFigure figure) {
+  switch (figure) {
+    case ValidationFigure::bandwidth:
+      return "B/s";
+    case ValidationFigure::flop_rate:
+      return "FLOP/s";
+    case ValidationFigure::time:
+    case ValidationFigure::latency:
+      return "s";
+  }
+  return "";
+}
+
+std::vector<ValidationCase> load_validation_file(const std::string& path) {
+  const ConfigNode validation = load_document(path, "validation", {});
+  const ConfigNode cases = validation.required("cases");
+  if (!cases.yaml().IsSequence() || cases.yaml().size() == 0) {
+    cases.fail("expected a list of one or more cases",
+               "e.g. '- {name: ..., gpu: ..., hardware: ..., workload: ..., figure: bandwidth, "
+               "measured: 1759GB/s, source: ...}'");
+  }
+  validation.reject_unknown_keys();
+  const auto document = std::make_shared<ConfigDocument>(ConfigDocument{path, {}, {}, {}, {}});
+  std::vector<ValidationCase> read;
+  for (std::size_t i = 0; i < cases.yaml().size(); ++i) {
+    const ConfigNode entry(cases.yaml()[i], fmt::format("validation.cases[{}]", i), document);
+    if (!entry.yaml().IsMap()) entry.fail("expected a case: a map of name, gpu, hardware, ...");
+    read.push_back(read_case(entry, path));
+  }
+  return read;
+}
+
+}  // namespace ridgeline
