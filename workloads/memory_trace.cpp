@@ -5,8 +5,8 @@
 namespace ridgeline {
 
 std::string describe(const MemoryTraceSpec& s) {
-  return fmt::format("memory_trace {} ({} loads, {} stores of {} B)", s.path, s.loads, s.stores,
-                     s.access_bytes);
+  return fmt::format("memory_trace {} ({} loads, {} stores of {} B)",
+                     s.pattern ? describe(*s.pattern) : s.path, s.loads, s.stores, s.access_bytes);
 }
 
 Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&) {
@@ -20,6 +20,7 @@ Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&
 }
 
 std::string WorkloadKind<MemoryTraceSpec>::short_label(const MemoryTraceSpec& spec) {
+  if (spec.pattern) return "stream " + ridgeline::describe(*spec.pattern);
   std::string name = spec.path.substr(spec.path.rfind('/') + 1);
   if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
   return "trace " + name;
@@ -91,6 +92,11 @@ bool TraceReader::next(MemoryAccess& access) {
     if (parse_trace_line(text_, line_, access)) return true;
   }
   return false;
+}
+
+std::unique_ptr<AccessSource> open_accesses(const MemoryTraceSpec& spec) {
+  if (spec.pattern) return std::make_unique<PatternSource>(*spec.pattern, spec.access_bytes);
+  return std::make_unique<TraceReader>(spec.path);
 }
 
 }  // namespace ridgeline

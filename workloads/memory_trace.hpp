@@ -1,6 +1,7 @@
 // A memory-access trace replayed through the memory hierarchy: one access a line,
 // `LD 0x<address>` or `ST 0x<address>` (the load/store trace format DRAM simulators such as
-// Ramulator read). Blank lines and lines starting with '#' are skipped.
+// Ramulator read). Blank lines and lines starting with '#' are skipped. Or, instead of a file, a
+// generated stream (`pattern`, workloads/access_pattern.hpp).
 //
 // The trace is read twice, both times streaming: once when the configuration is read (to check
 // every line and count loads and stores, which the analytical model needs) and once during the
@@ -14,8 +15,11 @@
 #include <string>
 #include <string_view>
 
+#include <memory>
+
 #include "models/access_source.hpp"
 #include "models/data_type.hpp"
+#include "workloads/access_pattern.hpp"
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
@@ -25,7 +29,8 @@
 namespace ridgeline {
 
 struct MemoryTraceSpec {
-  std::string path;                   ///< the trace file, as opened
+  std::string path;                   ///< the trace file, as opened (empty with a pattern)
+  std::optional<AccessPattern> pattern;  ///< a generated stream instead of a file
   std::uint64_t access_bytes = 64;    ///< bytes each access moves
   /// Open loop: each player issues at most one access per interval (zero: as fast as its
   /// in-flight limits allow).
@@ -51,7 +56,8 @@ struct WorkloadKind<MemoryTraceSpec> : RunsOnTracePlayers<MemoryTraceSpec> {
   // A trace has no blocks: nothing of it outgrows a core, so these name the workload as a whole.
   static constexpr LimitKeys limit_keys{"workload", "workload.threads", ""};
 
-  /// "trace random-64B": the file's name without folder or extension.
+  /// "trace random-64B": the file's name without folder or extension; "stream random loads over
+  /// 8 GiB" for a pattern.
   static std::string short_label(const MemoryTraceSpec& spec);
   static std::optional<Violation> check_rules(const MemoryTraceSpec&) { return std::nullopt; }
   static std::optional<Violation> check_threads(const MemoryTraceSpec&, const KernelTarget&) {
@@ -61,7 +67,11 @@ struct WorkloadKind<MemoryTraceSpec> : RunsOnTracePlayers<MemoryTraceSpec> {
 
   template <class Visitor>
   static void visit_fields(const MemoryTraceSpec& t, Visitor& visitor) {
-    visitor.text("path", t.path);
+    if (t.pattern) {
+      visitor.text("pattern", ridgeline::describe(*t.pattern));
+    } else {
+      visitor.text("path", t.path);
+    }
     visitor.integer("access_bytes", t.access_bytes);
     visitor.integer("loads", t.loads);
     visitor.integer("stores", t.stores);
@@ -72,6 +82,10 @@ struct WorkloadKind<MemoryTraceSpec> : RunsOnTracePlayers<MemoryTraceSpec> {
   template <class Visitor>
   static void visit_sweepable_fields(Visitor&) {}
 };
+
+/// The accesses of `spec`: its pattern's, or its file read lazily (std::runtime_error when the
+/// file cannot be opened).
+std::unique_ptr<AccessSource> open_accesses(const MemoryTraceSpec& spec);
 
 /// A line the trace format does not allow: where (1-based line and column) and why.
 class TraceFormatError : public std::runtime_error {

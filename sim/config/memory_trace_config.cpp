@@ -30,12 +30,50 @@ std::string resolve(const ConfigNode& node, const std::string& path) {
   return slash == std::string::npos ? path : source.substr(0, slash + 1) + path;
 }
 
+// The stream `pattern:` describes (docs/CONFIG.md, "memory_trace").
+AccessPattern read_pattern(const ConfigNode& node, std::uint64_t access_bytes) {
+  AccessPattern p;
+  p.order = node.required("order").choice({"sequential", "random"}) == "random"
+                ? AccessPattern::Order::random
+                : AccessPattern::Order::sequential;
+  p.accesses = node.required("accesses").positive_count();
+  p.stores = node.required("operation").choice({"load", "store"}) == "store";
+  const auto span = node.optional("span");
+  if (p.order == AccessPattern::Order::random && !span) {
+    node.required("span");  // a random stream needs the range it draws from
+  }
+  if (span) {
+    p.span_bytes = span->positive_quantity(Dimension::bytes);
+    if (p.span_bytes % access_bytes != 0) {
+      span->fail(fmt::format("must be a whole number of accesses of {}", format_bytes(access_bytes)),
+                 "round it to a multiple of workload.access_bytes");
+    }
+  } else {  // sequential without a span: the stream's own length, never wrapping
+    if (p.accesses > std::numeric_limits<std::uint64_t>::max() / access_bytes) {
+      node.required("accesses").fail("the stream's bytes do not fit in 64 bits");
+    }
+    p.span_bytes = p.accesses * access_bytes;
+  }
+  if (auto seed = node.optional("seed")) p.seed = seed->count();
+  node.reject_unknown_keys();
+  return p;
+}
+
 }  // namespace
 
 MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
   MemoryTraceSpec spec;
-  const ConfigNode path = w.required("path");
-  spec.path = resolve(path, path.text());
+  const auto path = w.optional("path");
+  const auto pattern = w.optional("pattern");
+  if (path && pattern) {
+    pattern->fail("a trace is either a file ('path') or a generated stream ('pattern'), not both",
+                  "remove one of them");
+  }
+  if (!path && !pattern) {
+    w.fail("a memory trace needs 'path' (a trace file) or 'pattern' (a generated stream)",
+           "add one, e.g. 'pattern: {order: sequential, accesses: 1048576, operation: load}'");
+  }
+  if (path) spec.path = resolve(*path, path->text());
   spec.access_bytes = 64;  // documented default: a cache line, as other DRAM simulators use
   if (auto bytes = w.optional("access_bytes")) {
     spec.access_bytes = bytes->positive_quantity(Dimension::bytes);
@@ -44,12 +82,36 @@ MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
   if (auto interval = w.optional("issue_interval")) {
     spec.issue_interval = Time::from_ps(interval->quantity(Dimension::time));
   }
+  if (pattern) spec.pattern = read_pattern(*pattern, spec.access_bytes);
   return spec;
 }
 
 void WorkloadParser<MemoryTraceSpec>::check_inputs(const std::function<ConfigNode()>& document,
                                                    MemoryTraceSpec& spec,
                                                    const HardwareParams& hw) {
+  // With the DRAM described, the memory has a capacity: every access must lie within it.
+  const bool bounded = hw.hbm.dram.has_value();
+  const std::uint64_t capacity = bounded ? hw.hbm.geometry().capacity_bytes() : 0;
+  if (spec.pattern) {
+    const AccessPattern& p = *spec.pattern;
+    (p.stores ? spec.stores : spec.loads) = p.accesses;
+    (p.stores ? spec.loads : spec.stores) = 0;
+    const std::uint64_t reached = std::min(p.accesses, p.span_bytes / spec.access_bytes);
+    spec.highest_address = p.order == AccessPattern::Order::random
+                               ? p.span_bytes - spec.access_bytes
+                               : (reached - 1) * spec.access_bytes;
+    if (bounded && spec.highest_address + spec.access_bytes > capacity) {
+      const ConfigNode pattern = document().required("pattern");
+      const std::optional<ConfigNode> span = pattern.optional("span");
+      (span ? *span : pattern.required("accesses"))
+          .fail(fmt::format("the stream reaches {} but the memory's capacity is {} "
+                            "(hardware.hbm.dram)",
+                            format_bytes(spec.highest_address + spec.access_bytes),
+                            format_bytes(capacity)),
+                "keep the stream within the capacity, or describe a larger memory");
+    }
+    return;
+  }
   const ConfigNode path = document().required("path");
   std::optional<TraceReader> reader;
   try {
@@ -58,9 +120,6 @@ void WorkloadParser<MemoryTraceSpec>::check_inputs(const std::function<ConfigNod
     path.fail(fmt::format("cannot open the trace file '{}'", spec.path),
               "check the path (relative paths start at the workload file's folder)");
   }
-  // With the DRAM described, the memory has a capacity: every access must lie within it.
-  const bool bounded = hw.hbm.dram.has_value();
-  const std::uint64_t capacity = bounded ? hw.hbm.geometry().capacity_bytes() : 0;
   spec.loads = 0;
   spec.stores = 0;
   spec.highest_address = 0;
@@ -99,7 +158,8 @@ void WorkloadParser<MemoryTraceSpec>::check_inputs(const std::function<ConfigNod
 
 std::vector<WorkloadInputFile> WorkloadParser<MemoryTraceSpec>::input_files(
     const MemoryTraceSpec& spec) {
-  // From wherever a child run starts, the trace as this process found it.
+  // From wherever a child run starts, the trace as this process found it (a pattern has none).
+  if (spec.pattern) return {};
   return {{"workload.path", std::filesystem::absolute(spec.path).lexically_normal().string()}};
 }
 

@@ -90,8 +90,8 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
 SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
                                 const WaveformOptions& traces, ActivityObserver* also) {
   check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
-  TraceReader reader(spec.path);
-  Accelerator accelerator("top", config.hardware, reader, spec);
+  const std::unique_ptr<AccessSource> accesses = open_accesses(spec);
+  Accelerator accelerator("top", config.hardware, *accesses, spec);
   run_traced(accelerator, config, traces, also);
   SimulationResult result;
   collect_memory(accelerator, result);

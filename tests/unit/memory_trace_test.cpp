@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <vector>
 
+#include "sim/config/memory_trace_config.hpp"
 #include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 #include "tests/trace_support.hpp"
@@ -136,6 +138,124 @@ TEST(TraceConfigFile, CountsLoadsAndStoresOfTheBundledSample) {
   EXPECT_EQ(config.analysis.hbm_read_bytes, 1024u * 64);
   EXPECT_EQ(config.analysis.hbm_write_bytes, 1024u * 64);
   EXPECT_DOUBLE_EQ(config.analysis.roofline.t_memory_s, 2048.0 * 64 / 819.2e9);
+}
+
+// --- generated streams (workload.pattern) ---
+
+TEST(PatternSource, SequentialAddressesStepByTheAccessAndWrapAtTheSpan) {
+  AccessPattern p;
+  p.accesses = 6;
+  p.span_bytes = 256;
+  PatternSource source(p, 64);
+  std::vector<std::uint64_t> addresses;
+  MemoryAccess a;
+  while (source.next(a)) {
+    EXPECT_FALSE(a.is_write);
+    addresses.push_back(a.address);
+  }
+  EXPECT_EQ(addresses, (std::vector<std::uint64_t>{0, 64, 128, 192, 0, 64}));
+}
+
+TEST(PatternSource, RandomAddressesAreAlignedCoverTheSpanEvenlyAndRepeatWithTheSeed) {
+  AccessPattern p;
+  p.order = AccessPattern::Order::random;
+  p.accesses = 64000;
+  p.span_bytes = 64 * 64;  // 64 slots
+  p.stores = true;
+  std::vector<std::uint64_t> counts(64, 0);
+  std::vector<std::uint64_t> first;
+  PatternSource source(p, 64);
+  MemoryAccess a;
+  while (source.next(a)) {
+    ASSERT_TRUE(a.is_write);
+    ASSERT_EQ(a.address % 64, 0u);
+    ASSERT_LT(a.address, p.span_bytes);
+    ++counts[a.address / 64];
+    if (first.size() < 16) first.push_back(a.address);
+  }
+  // 1000 expected a slot; a uniform draw keeps every slot within 15 % (about 5 sigma).
+  for (std::uint64_t c : counts) {
+    EXPECT_GT(c, 850u);
+    EXPECT_LT(c, 1150u);
+  }
+  PatternSource again(p, 64);
+  for (std::uint64_t address : first) {
+    ASSERT_TRUE(again.next(a));
+    EXPECT_EQ(a.address, address);
+  }
+  p.seed = 2;
+  PatternSource other(p, 64);
+  std::size_t same = 0;
+  for (std::uint64_t address : first) {
+    ASSERT_TRUE(other.next(a));
+    same += a.address == address;
+  }
+  EXPECT_LT(same, 8u) << "another seed, another stream";
+}
+
+class PatternConfig : public ::testing::Test {
+ protected:
+  RunConfig load(const std::string& workload, const std::vector<std::string>& overrides = {}) {
+    std::ofstream(workload_.path()) << "workload:\n  kind: memory_trace\n" << workload;
+    return load_config(test::config_path("hardware/hbm3-stack.yaml"), workload_.path(), overrides);
+  }
+  std::string error_of(const std::string& workload) {
+    try {
+      load(workload);
+    } catch (const ConfigError& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  }
+  test::ScratchFile workload_{".yaml"};
+};
+
+TEST_F(PatternConfig, CountsAndReachFollowFromThePattern) {
+  const RunConfig config =
+      load("  pattern: {order: sequential, accesses: 1000, operation: store}\n  access_bytes: 128B\n");
+  const auto& spec = std::get<MemoryTraceSpec>(config.workload);
+  ASSERT_TRUE(spec.pattern);
+  EXPECT_EQ(spec.stores, 1000u);
+  EXPECT_EQ(spec.loads, 0u);
+  EXPECT_EQ(spec.pattern->span_bytes, 128000u);  // no span: the stream's own length
+  EXPECT_EQ(spec.highest_address, 999u * 128);
+  EXPECT_EQ(config.analysis.hbm_write_bytes, 128000u);
+  EXPECT_TRUE(WorkloadParser<MemoryTraceSpec>::input_files(spec).empty());
+  EXPECT_EQ(WorkloadKind<MemoryTraceSpec>::short_label(spec), "stream sequential stores over 125 KiB");
+  const auto& random = std::get<MemoryTraceSpec>(
+      load("  pattern: {order: random, accesses: 10, span: 8GiB, operation: load, seed: 7}\n")
+          .workload);
+  EXPECT_EQ(random.loads, 10u);
+  EXPECT_EQ(random.pattern->seed, 7u);
+  EXPECT_EQ(random.highest_address, (8ull << 30) - 64);
+}
+
+TEST_F(PatternConfig, BadPatternsAreLocatedErrors) {
+  EXPECT_NE(error_of("  path: x.trace\n  pattern: {order: random, accesses: 1, span: 1GiB, "
+                     "operation: load}\n")
+                .find("either a file ('path') or a generated stream ('pattern'), not both"),
+            std::string::npos);
+  EXPECT_NE(error_of("  access_bytes: 64B\n").find("needs 'path' (a trace file) or 'pattern'"),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, operation: load}\n")
+                .find("workload.pattern.span: missing required key 'span'"),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, span: 100B, operation: load}\n")
+                .find("workload.pattern.span: value \"100B\": must be a whole number of accesses"),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, span: 32GiB, operation: load}\n")
+                .find("the stream reaches 32 GiB but the memory's capacity is 16 GiB"),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: strided, accesses: 1, operation: load}\n")
+                .find("workload.pattern.order: value \"strided\""),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: sequential, accesses: 0, operation: load}\n")
+                .find("workload.pattern.accesses"),
+            std::string::npos);
+  EXPECT_NE(error_of("  pattern: {order: sequential, accesses: 1, operation: load, sead: 3}\n")
+                .find("unknown key 'sead' (did you mean 'seed'?)"),
+            std::string::npos);
 }
 
 }  // namespace
