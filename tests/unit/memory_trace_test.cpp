@@ -223,9 +223,9 @@ TEST_F(PatternConfig, CountsAndReachFollowFromThePattern) {
   EXPECT_EQ(config.analysis.hbm_write_bytes, 128000u);
   EXPECT_TRUE(WorkloadParser<MemoryTraceSpec>::input_files(spec).empty());
   EXPECT_EQ(WorkloadKind<MemoryTraceSpec>::short_label(spec), "stream sequential stores over 125 KiB");
-  const auto& random = std::get<MemoryTraceSpec>(
-      load("  pattern: {order: random, accesses: 10, span: 8GiB, operation: load, seed: 7}\n")
-          .workload);
+  const RunConfig random_config =
+      load("  pattern: {order: random, accesses: 10, span: 8GiB, operation: load, seed: 7}\n");
+  const auto& random = std::get<MemoryTraceSpec>(random_config.workload);
   EXPECT_EQ(random.loads, 10u);
   EXPECT_EQ(random.pattern->seed, 7u);
   EXPECT_EQ(random.highest_address, (8ull << 30) - 64);
