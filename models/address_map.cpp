@@ -272,12 +272,7 @@ AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& ma
   }
   // The most significant part takes every bit above it, so that addresses beyond the capacity
   // wrap (modulo its count).
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    PartBits& b = parts_[k];
-    const bool top = k + 1 == parts_.size();
-    b.modulo = top && !is_power_of_two(b.count);
-    b.mask = b.count - 1;
-  }
+  if (!parts_.empty()) parts_.back().modulo = !is_power_of_two(parts_.back().count);
   const auto address_bits_of = [&](std::size_t field, std::uint32_t from, std::uint32_t to) {
     std::uint64_t mask = 0;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
@@ -374,7 +369,7 @@ std::array<std::uint64_t, kAddressFields> AddressMap::fields_of(std::uint64_t ad
     const PartBits& b = parts_[k];
     if (b.shift >= 64) continue;
     const std::uint64_t raw = address >> b.shift;
-    const std::uint64_t value = b.modulo ? raw % b.count : raw & b.mask;
+    const std::uint64_t value = b.modulo ? raw % b.count : raw & (b.count - 1);
     v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
   }
   if (!folds_.empty()) {

@@ -132,9 +132,8 @@ class AddressMap {
     std::uint32_t width = 0;         // address bits (the top part takes the rest, modulo count)
     std::uint32_t field_offset = 0;  // the field bit its lowest address bit gives
     std::uint64_t count = 1;         // values (power of two unless the part is the whole top field)
-    // The part's value of an address shifted down: raw & mask, or raw % count for a top field
-    // whose count is not a power of two (the only division, kept off the common path).
-    std::uint64_t mask = 0;
+    // The part's value of an address shifted down: raw % count for a top field whose count is
+    // not a power of two (the only division, kept off the common path), else raw & (count - 1).
     bool modulo = false;
   };
   struct FoldBits {

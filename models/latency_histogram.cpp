@@ -45,9 +45,9 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
   count_ += other.count_;
 }
 
-Time LatencyHistogram::mean() const {
-  if (count_ == 0) return Time{};
-  return Time::from_ps(static_cast<std::uint64_t>((sum_ps_ + count_ / 2) / count_));
+Time LatencyHistogram::mean_of(unsigned __int128 sum_ps, std::uint64_t count) {
+  if (count == 0) return Time{};
+  return Time::from_ps(static_cast<std::uint64_t>((sum_ps + count / 2) / count));
 }
 
 Time LatencyHistogram::percentile(double fraction) const {

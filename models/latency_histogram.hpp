@@ -24,7 +24,10 @@ class LatencyHistogram {
   Time min() const { return Time::from_ps(count_ ? min_ps_ : 0); }
   Time max() const { return Time::from_ps(max_ps_); }
   /// The exact mean, rounded to the picosecond.
-  Time mean() const;
+  Time mean() const { return mean_of(sum_ps_, count_); }
+  /// `sum_ps` over `count`, rounded to the picosecond (0 for none), as mean() rounds: for sums
+  /// kept without a histogram.
+  static Time mean_of(unsigned __int128 sum_ps, std::uint64_t count);
   /// The smallest bucket bound that at least `fraction` (0 to 1) of the values do not exceed:
   /// at most 0.8 % above the exact percentile, never above the maximum. 0 when empty.
   Time percentile(double fraction) const;

@@ -10,18 +10,17 @@
 
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <memory>
-
 #include "models/access_source.hpp"
 #include "models/data_type.hpp"
-#include "workloads/access_pattern.hpp"
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
+#include "workloads/access_pattern.hpp"
 #include "workloads/analysis.hpp"
 #include "workloads/violation.hpp"
 #include "workloads/workload_kind.hpp"

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -43,11 +42,6 @@ std::vector<std::string> l2_cells(const std::string& label, const Json& report) 
 std::string verdict_cell(const Json& simulated) {
   const Json& v = simulated["verdict"];
   return bound_text(v["bound"].get<std::string>(), v["limit"].get<std::string>());
-}
-
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  return Json::parse(file);
 }
 
 // A workload's keys and values as the report names them ("n", "tile.m"), in its order.
@@ -195,22 +189,13 @@ int run_study(const StudyOptions& options) {
       report_labels.push_back(labels[i]);
     }
   } else {
-    char directory_template[] = "/tmp/ridgeline-study-XXXXXX";
-    const char* directory = mkdtemp(directory_template);
-    if (directory == nullptr)
-      throw std::runtime_error("cannot create a temporary directory in /tmp");
+    const std::string directory = make_temporary_directory("ridgeline-study");
     std::vector<std::vector<std::string>> runs;
     std::vector<std::string> outputs;
     for (std::size_t i = 0; i < configs.size(); ++i) {
       outputs.push_back(fmt::format("{}/{}.json", directory, i));
-      std::vector<std::string> arguments{
-          "run",    options.hardware_path, options.workload_paths[i], "--quiet",
-          "--json", outputs.back()};
-      for (const auto& assignment : options.overrides) {
-        arguments.push_back("--set");
-        arguments.push_back(assignment);
-      }
-      runs.push_back(std::move(arguments));
+      runs.push_back(run_arguments(options.hardware_path, options.workload_paths[i],
+                                   options.overrides, outputs.back()));
     }
     fmt::print("\nSimulated ({} runs, {} at a time)\n", runs.size(), options.jobs);
     std::cout << std::flush;
@@ -238,7 +223,7 @@ int run_study(const StudyOptions& options) {
         exit_code = 1;
         continue;
       }
-      const Json report = read_json(outputs[i]);
+      const Json report = read_json_file(outputs[i]);
       std::remove(outputs[i].c_str());
       const Json& s = report["simulated"];
       const double time = s["time_s"].get<double>();
@@ -261,7 +246,7 @@ int run_study(const StudyOptions& options) {
       reports.push_back(report);
       report_labels.push_back(labels[i]);
     }
-    rmdir(directory);
+    rmdir(directory.c_str());
     fmt::print("{}", table_text(simulated));
     tables.push_back(std::move(simulated));
     if (has_l2) {

@@ -3,16 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cctype>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <variant>
 
-#include "sim/charts/chart_scale.hpp"
 #include "sim/charts/correlation_chart.hpp"
 #include "sim/charts/svg.hpp"
 #include "sim/commands/validation_file.hpp"
@@ -56,11 +54,6 @@ void check_validation_case(const ValidationCase& c) {
 }
 
 namespace {
-
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  return Json::parse(file);
-}
 
 // What the case measured, taken from its run's report.
 double simulated_figure(const Json& report, ValidationFigure figure) {
@@ -133,17 +126,10 @@ std::map<std::string, double> correlations(const std::vector<Outcome>& outcomes)
   return r;
 }
 
-std::string one_line(std::string text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  const std::size_t last = text.rfind('\n');
-  return last == std::string::npos ? text : text.substr(last + 1);
-}
-
-}  // namespace
-
-int run_validate(const ValidateOptions& options) {
+// Every case of `files`, in order; two cases of one name are an error at the second.
+std::vector<ValidationCase> load_cases(const std::vector<std::string>& files) {
   std::vector<ValidationCase> cases;
-  for (const std::string& file : options.files) {
+  for (const std::string& file : files) {
     for (ValidationCase& c : load_validation_file(file)) {
       for (const ValidationCase& earlier : cases) {
         if (earlier.name == c.name) {
@@ -156,59 +142,85 @@ int run_validate(const ValidateOptions& options) {
       cases.push_back(std::move(c));
     }
   }
-  for (const ValidationCase& c : cases) check_validation_case(c);
+  return cases;
+}
 
-  char directory_template[] = "/tmp/ridgeline-validate-XXXXXX";
-  const char* directory = mkdtemp(directory_template);
-  if (directory == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
+// Each case simulated by `ridgeline run` in a child process of its own, `jobs` at a time.
+std::vector<Outcome> simulate_cases(const std::vector<ValidationCase>& cases, unsigned jobs) {
+  const std::string directory = make_temporary_directory("ridgeline-validate");
   std::vector<std::vector<std::string>> runs;
   std::vector<std::string> outputs;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     outputs.push_back(fmt::format("{}/{}.json", directory, i));
-    std::vector<std::string> arguments{"run",    cases[i].hardware_path, cases[i].workload_path,
-                                       "--quiet", "--json", outputs.back()};
-    for (const std::string& assignment : cases[i].overrides) {
-      arguments.push_back("--set");
-      arguments.push_back(assignment);
-    }
-    runs.push_back(std::move(arguments));
+    runs.push_back(run_arguments(cases[i].hardware_path, cases[i].workload_path,
+                                 cases[i].overrides, outputs.back()));
   }
-  fmt::print("Validation: {} measured cases from {} file(s), {} simulations at a time\n\n",
-             cases.size(), options.files.size(), options.jobs);
-  std::cout << std::flush;
-  const std::vector<ChildResult> results = run_children(self_executable(), runs, options.jobs);
-
+  const std::vector<ChildResult> results = run_children(self_executable(), runs, jobs);
   std::vector<Outcome> outcomes;
-  int exit_code = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Outcome& o = outcomes.emplace_back();
     o.c = &cases[i];
     if (!results[i].ok()) {
-      o.failure = one_line(results[i].error_text.empty() ? results[i].failure()
-                                                         : results[i].error_text);
-      exit_code = 1;
+      o.failure = results[i].failure();
       continue;
     }
-    o.simulated = simulated_figure(read_json(outputs[i]), cases[i].figure);
+    o.simulated = simulated_figure(read_json_file(outputs[i]), cases[i].figure);
     std::remove(outputs[i].c_str());
     o.ok = true;
     o.error_percent = 100 * (o.simulated / cases[i].measured - 1);
   }
-  rmdir(directory);
+  rmdir(directory.c_str());
+  return outcomes;
+}
 
+// The statistics over the cases that ran, and the lines that say them.
+struct Summary {
+  std::size_t ok = 0;
+  double mean_abs_error_percent = 0;
+  const Outcome* worst = nullptr;
+  std::map<std::string, double> correlation;  // by figure
+  std::vector<std::string> lines;
+};
+
+Summary summarize(const std::vector<Outcome>& outcomes) {
+  Summary s;
+  double sum_abs = 0;
+  for (const Outcome& o : outcomes) {
+    if (!o.ok) continue;
+    ++s.ok;
+    sum_abs += std::fabs(o.error_percent);
+    if (s.worst == nullptr || std::fabs(o.error_percent) > std::fabs(s.worst->error_percent))
+      s.worst = &o;
+  }
+  s.mean_abs_error_percent = s.ok > 0 ? sum_abs / static_cast<double>(s.ok) : 0;
+  s.correlation = correlations(outcomes);
+  s.lines.push_back(
+      fmt::format("mean absolute error {:.1f} % over {} cases", s.mean_abs_error_percent, s.ok));
+  if (s.worst != nullptr) {
+    s.lines.push_back(
+        fmt::format("worst: {} ({:+.1f} %)", s.worst->c->name, s.worst->error_percent));
+  }
+  for (const auto& [figure, value] : s.correlation) {
+    s.lines.push_back(fmt::format("correlation ({}, on logarithms): r = {:.3f}", figure, value));
+  }
+  if (s.ok < outcomes.size()) {
+    s.lines.push_back(
+        fmt::format("{} case(s) failed to simulate and are left out", outcomes.size() - s.ok));
+  }
+  return s;
+}
+
+ReportTable cases_table(const std::vector<Outcome>& outcomes) {
   ReportTable table;
   table.id = "cases";
   table.title = "Measured against simulated";
   table.header = {"case", "machine", "figure", "measured", "simulated", "error"};
   std::size_t name_width = 4, gpu_width = 7;
-  for (const ValidationCase& c : cases) {
-    name_width = std::max(name_width, c.name.size());
-    gpu_width = std::max(gpu_width, c.gpu.size());
+  for (const Outcome& o : outcomes) {
+    name_width = std::max(name_width, o.c->name.size());
+    gpu_width = std::max(gpu_width, o.c->gpu.size());
   }
   table.widths = {name_width, gpu_width, 9, 16, 16, 9};
-  double sum_abs = 0;
-  const Outcome* worst = nullptr;
-  std::size_t ok = 0;
   for (const Outcome& o : outcomes) {
     if (!o.ok) {
       table.rows.push_back({{o.c->name}, o.failure});
@@ -217,49 +229,34 @@ int run_validate(const ValidateOptions& options) {
     table.add({o.c->name, o.c->gpu, std::string(name_of(o.c->figure)),
                figure_text(o.c->figure, o.c->measured), figure_text(o.c->figure, o.simulated),
                fmt::format("{:+.1f} %", o.error_percent)});
-    ++ok;
-    sum_abs += std::fabs(o.error_percent);
-    if (worst == nullptr || std::fabs(o.error_percent) > std::fabs(worst->error_percent)) worst = &o;
   }
-  fmt::print("{}", table_text(table));
-  const double mean_abs = ok > 0 ? sum_abs / static_cast<double>(ok) : 0;
-  const std::map<std::string, double> r = correlations(outcomes);
-  std::vector<std::string> summary;
-  summary.push_back(fmt::format("mean absolute error {:.1f} % over {} cases", mean_abs, ok));
-  if (worst != nullptr) {
-    summary.push_back(fmt::format("worst: {} ({:+.1f} %)", worst->c->name, worst->error_percent));
-  }
-  for (const auto& [figure, value] : r) {
-    summary.push_back(fmt::format("correlation ({}, on logarithms): r = {:.3f}", figure, value));
-  }
-  if (ok < outcomes.size()) {
-    summary.push_back(fmt::format("{} case(s) failed to simulate and are left out",
-                                  outcomes.size() - ok));
-  }
-  fmt::print("\n");
-  for (const std::string& line : summary) fmt::print("  {}\n", line);
+  return table;
+}
 
-  if (!options.json_path.empty()) {
-    Json json;
-    json["cases"] = Json::array();
-    for (const Outcome& o : outcomes) {
-      Json c = {{"name", o.c->name},         {"gpu", o.c->gpu},
-                {"figure", name_of(o.c->figure)}, {"unit", unit_of(o.c->figure)},
-                {"measured", o.c->measured}, {"source", o.c->source}};
-      if (o.ok) {
-        c["simulated"] = o.simulated;
-        c["error_percent"] = o.error_percent;
-      } else {
-        c["failure"] = o.failure;
-      }
-      json["cases"].push_back(std::move(c));
+Json validation_json(const std::vector<Outcome>& outcomes, const Summary& summary) {
+  Json json;
+  json["cases"] = Json::array();
+  for (const Outcome& o : outcomes) {
+    Json c = {{"name", o.c->name},         {"gpu", o.c->gpu},
+              {"figure", name_of(o.c->figure)}, {"unit", unit_of(o.c->figure)},
+              {"measured", o.c->measured}, {"source", o.c->source}};
+    if (o.ok) {
+      c["simulated"] = o.simulated;
+      c["error_percent"] = o.error_percent;
+    } else {
+      c["failure"] = o.failure;
     }
-    json["mean_absolute_error_percent"] = mean_abs;
-    json["max_abs_error_percent"] = worst != nullptr ? std::fabs(worst->error_percent) : 0.0;
-    json["correlation"] = Json::object();
-    for (const auto& [figure, value] : r) json["correlation"][figure] = value;
-    write_file_atomically(options.json_path, json.dump(2) + "\n");
+    json["cases"].push_back(std::move(c));
   }
+  json["mean_absolute_error_percent"] = summary.mean_abs_error_percent;
+  json["max_abs_error_percent"] =
+      summary.worst != nullptr ? std::fabs(summary.worst->error_percent) : 0.0;
+  json["correlation"] = Json::object();
+  for (const auto& [figure, value] : summary.correlation) json["correlation"][figure] = value;
+  return json;
+}
+
+std::string correlation_svg(const std::vector<Outcome>& outcomes) {
   std::vector<CorrelationPoint> points;
   for (const Outcome& o : outcomes) {
     if (o.ok) {
@@ -267,21 +264,45 @@ int run_validate(const ValidateOptions& options) {
                         std::string(unit_of(o.c->figure)), o.c->measured, o.simulated});
     }
   }
-  const std::string svg = render_correlation_chart(points);
+  return render_correlation_chart(points);
+}
+
+std::string validation_page(const std::vector<Outcome>& outcomes, const ReportTable& table,
+                            const Summary& summary, const std::string& svg) {
+  std::string html = html_page_start("validation");
+  html += "<h1>Ridgeline against measured machines</h1>\n" + table_html(table);
+  html += "<ul>\n";
+  for (const std::string& line : summary.lines) html += "<li>" + xml_escape(line) + "</li>\n";
+  html += "</ul>\n<h2>Simulated against measured</h2>\n<div class=\"chart\">\n" + svg +
+          "</div>\n<h2>Sources</h2>\n<ul>\n";
+  for (const Outcome& o : outcomes)
+    html += "<li>" + xml_escape(o.c->name) + ": " + xml_escape(o.c->source) + "</li>\n";
+  return html + "</ul>\n" + html_page_end();
+}
+
+}  // namespace
+
+int run_validate(const ValidateOptions& options) {
+  const std::vector<ValidationCase> cases = load_cases(options.files);
+  for (const ValidationCase& c : cases) check_validation_case(c);
+  fmt::print("Validation: {} measured cases from {} file(s), {} simulations at a time\n\n",
+             cases.size(), options.files.size(), options.jobs);
+  std::cout << std::flush;
+  const std::vector<Outcome> outcomes = simulate_cases(cases, options.jobs);
+  const ReportTable table = cases_table(outcomes);
+  const Summary summary = summarize(outcomes);
+  fmt::print("{}\n", table_text(table));
+  for (const std::string& line : summary.lines) fmt::print("  {}\n", line);
+  if (!options.json_path.empty()) {
+    write_file_atomically(options.json_path, validation_json(outcomes, summary).dump(2) + "\n");
+  }
+  const std::string svg = correlation_svg(outcomes);
   if (!options.svg_path.empty()) write_file_atomically(options.svg_path, svg);
   if (!options.html_path.empty()) {
-    std::string html = html_page_start("validation");
-    html += "<h1>Ridgeline against measured machines</h1>\n" + table_html(table);
-    html += "<ul>\n";
-    for (const std::string& line : summary) html += "<li>" + xml_escape(line) + "</li>\n";
-    html += "</ul>\n<h2>Simulated against measured</h2>\n<div class=\"chart\">\n" + svg +
-            "</div>\n<h2>Sources</h2>\n<ul>\n";
-    for (const ValidationCase& c : cases)
-      html += "<li>" + xml_escape(c.name) + ": " + xml_escape(c.source) + "</li>\n";
-    html += "</ul>\n";
-    write_file_atomically(options.html_path, html + html_page_end());
+    write_file_atomically(options.html_path, validation_page(outcomes, table, summary, svg));
   }
-  return exit_code;
+  // A simulation that failed on valid input is a bug: reported, and the exit says so.
+  return summary.ok == outcomes.size() ? 0 : 1;
 }
 
 }  // namespace ridgeline

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "sim/config/config_node.hpp"
 #include "sim/config/quantity.hpp"
@@ -12,19 +13,20 @@ namespace ridgeline {
 
 namespace {
 
-constexpr std::string_view kFigureNames[] = {"bandwidth", "flop_rate", "time", "latency"};
+// Each figure's name in the file, the dimension its `measured` is read in, and its unit: in the
+// order of ValidationFigure.
+struct FigureKind {
+  std::string_view name;
+  Dimension dimension;
+  std::string_view unit;
+};
+constexpr FigureKind kFigures[] = {{"bandwidth", Dimension::bandwidth, "B/s"},
+                                   {"flop_rate", Dimension::flop_rate, "FLOP/s"},
+                                   {"time", Dimension::time, "s"},
+                                   {"latency", Dimension::time, "s"}};
 
-Dimension dimension_of(ValidationFigure figure) {
-  switch (figure) {
-    case ValidationFigure::bandwidth:
-      return Dimension::bandwidth;
-    case ValidationFigure::flop_rate:
-      return Dimension::flop_rate;
-    case ValidationFigure::time:
-    case ValidationFigure::latency:
-      return Dimension::time;
-  }
-  return Dimension::time;
+const FigureKind& kind_of(ValidationFigure figure) {
+  return kFigures[static_cast<std::size_t>(figure)];
 }
 
 // A file the case names, against the validation file's folder; it must exist.
@@ -75,15 +77,17 @@ ValidationCase read_case(const ConfigNode& entry, const std::string& path) {
   }
   const ConfigNode figure = entry.required("figure");
   c.figure_where = figure.location();
-  const std::string figure_name =
-      figure.choice({kFigureNames[0], kFigureNames[1], kFigureNames[2], kFigureNames[3]});
-  for (std::size_t i = 0; i < std::size(kFigureNames); ++i) {
-    if (figure_name == kFigureNames[i]) c.figure = static_cast<ValidationFigure>(i);
+  std::vector<std::string_view> names;
+  for (const FigureKind& kind : kFigures) names.push_back(kind.name);
+  const std::string figure_name = figure.choice(names);
+  for (std::size_t i = 0; i < std::size(kFigures); ++i) {
+    if (figure_name == kFigures[i].name) c.figure = static_cast<ValidationFigure>(i);
   }
-  const std::uint64_t measured = entry.required("measured").positive_quantity(dimension_of(c.figure));
+  const Dimension dimension = kind_of(c.figure).dimension;
+  const std::uint64_t measured = entry.required("measured").positive_quantity(dimension);
   // Quantities of time are read in picoseconds; the others in their own unit.
-  c.measured = dimension_of(c.figure) == Dimension::time ? static_cast<double>(measured) / 1e12
-                                                        : static_cast<double>(measured);
+  c.measured = dimension == Dimension::time ? static_cast<double>(measured) / 1e12
+                                            : static_cast<double>(measured);
   c.source = nonempty_text(entry.required("source"));
   entry.reject_unknown_keys();
   return c;
@@ -91,22 +95,9 @@ ValidationCase read_case(const ConfigNode& entry, const std::string& path) {
 
 }  // namespace
 
-std::string_view name_of(ValidationFigure figure) {
-  return kFigureNames[static_cast<std::size_t>(figure)];
-}
+std::string_view name_of(ValidationFigure figure) { return kind_of(figure).name; }
 
-std::string_view unit_of(ValidationFigure figure) {
-  switch (figure) {
-    case ValidationFigure::bandwidth:
-      return "B/s";
-    case ValidationFigure::flop_rate:
-      return "FLOP/s";
-    case ValidationFigure::time:
-    case ValidationFigure::latency:
-      return "s";
-  }
-  return "";
-}
+std::string_view unit_of(ValidationFigure figure) { return kind_of(figure).unit; }
 
 std::vector<ValidationCase> load_validation_file(const std::string& path) {
   const ConfigNode validation = load_document(path, "validation", {});

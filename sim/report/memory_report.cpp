@@ -88,15 +88,11 @@ DramFigures dram_figures(const DramStats& d) {
   f.batch_length =
       fraction(static_cast<double>(d.batched_writes), static_cast<double>(d.write_batches));
   // The stack's percentiles (a pseudo-channel's stats carry no histograms); the means from the
-  // sums every pseudo-channel keeps, rounded to the picosecond as a histogram's.
+  // sums every pseudo-channel keeps, rounded as a histogram's.
   f.queueing = latency_of(d.read_queueing_latency);
   f.service = latency_of(d.read_service_latency);
-  const auto mean_of = [&](Time sum) {
-    const std::uint64_t n = d.served_reads;
-    return Time::from_ps(n == 0 ? 0 : (sum.ps() + n / 2) / n);
-  };
-  f.queueing.mean = mean_of(d.read_queueing);
-  f.service.mean = mean_of(d.read_service);
+  f.queueing.mean = LatencyHistogram::mean_of(d.read_queueing.ps(), d.served_reads);
+  f.service.mean = LatencyHistogram::mean_of(d.read_service.ps(), d.served_reads);
   return f;
 }
 

@@ -46,6 +46,24 @@ std::string ChildResult::failure() const {
   return "exit code " + std::to_string(exit_code) + ": " + text;
 }
 
+std::string make_temporary_directory(const std::string& prefix) {
+  std::string name = "/tmp/" + prefix + "-XXXXXX";
+  if (mkdtemp(name.data()) == nullptr)
+    throw std::runtime_error("cannot create a temporary directory in /tmp");
+  return name;
+}
+
+std::vector<std::string> run_arguments(const std::string& hardware, const std::string& workload,
+                                       const std::vector<std::string>& overrides,
+                                       const std::string& json) {
+  std::vector<std::string> arguments{"run", hardware, workload, "--quiet", "--json", json};
+  for (const std::string& assignment : overrides) {
+    arguments.push_back("--set");
+    arguments.push_back(assignment);
+  }
+  return arguments;
+}
+
 namespace {
 
 std::string read_file(const std::string& path) {
@@ -63,11 +81,7 @@ ChildPool::ChildPool(std::string program, unsigned jobs, double timeout_s, std::
       timeout_s_(timeout_s),
       directory_(std::move(scratch)) {
   if (directory_.empty()) {
-    char directory_template[] = "/tmp/ridgeline-children-XXXXXX";
-    const char* directory = mkdtemp(directory_template);
-    if (directory == nullptr)
-      throw std::runtime_error("cannot create a temporary directory in /tmp");
-    directory_ = directory;
+    directory_ = make_temporary_directory("ridgeline-children");
     own_directory_ = true;
   }
   // SIGCHLD stays pending until wait() takes it, so none is lost between two checks.

@@ -1,8 +1,14 @@
 #include "sim/util/json.hpp"
 
 #include <algorithm>
+#include <fstream>
 
 namespace ridgeline {
+
+Json read_json_file(const std::string& path) {
+  std::ifstream file(path);
+  return Json::parse(file);
+}
 
 void for_each_leaf(const Json& json,
                    const std::function<void(const std::string& path, const Json& leaf)>& visit) {

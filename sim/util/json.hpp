@@ -12,6 +12,9 @@ namespace ridgeline {
 
 using Json = nlohmann::ordered_json;
 
+/// The JSON document in the file at `path` (a report a child run wrote); throws when it is none.
+Json read_json_file(const std::string& path);
+
 /// Leaves of `json` as (dotted path, value) in document order; lists are joined with ';'.
 std::vector<std::pair<std::string, std::string>> flatten(const Json& json);
 
