@@ -26,10 +26,21 @@ std::uint64_t round_up(std::uint64_t value, std::uint64_t step) {
   return (value + step - 1) / step * step;
 }
 
-// A set's header: fingerprints, LRU order and flags, each padded to whole 16-way steps, in whole
-// host cache lines.
+// A set's header: fingerprints, LRU order, flags and sectors, each padded to whole 16-way steps,
+// in whole host cache lines.
+constexpr std::uint64_t kHeaderArrays = 4;
 std::uint64_t header_words(std::uint32_t ways) {
-  return round_up(3 * round_up(ways, kPrintsPerStep), kHostLineBytes) / sizeof(std::uint64_t);
+  return round_up(kHeaderArrays * round_up(ways, kPrintsPerStep), kHostLineBytes) /
+         sizeof(std::uint64_t);
+}
+
+std::uint32_t log2_of(std::uint64_t power_of_two) {
+  return static_cast<std::uint32_t>(__builtin_ctzll(power_of_two));
+}
+
+// Bits first .. end - 1 (end <= 4).
+std::uint8_t sector_bits(std::uint64_t first, std::uint64_t end) {
+  return static_cast<std::uint8_t>(((1u << end) - 1) & ~((1u << first) - 1));
 }
 }  // namespace
 
@@ -59,6 +70,7 @@ CacheSets::CacheSets(std::uint64_t sets, std::uint32_t ways) : sets_(sets), ways
   const auto padded = static_cast<std::uint32_t>(round_up(ways, kPrintsPerStep));
   order_at_ = padded;
   flags_at_ = 2 * padded;
+  sectors_at_ = 3 * padded;
   header_words_ = header_words(ways);
   block_words_ = header_words_ + 2 * std::uint64_t{ways};
   storage_.assign(sets * block_words_ + kHostLineBytes / sizeof(std::uint64_t), 0);
@@ -105,9 +117,11 @@ void CacheSets::touch(std::uint64_t set, std::uint32_t way) {
 }
 
 void CacheSets::install(std::uint64_t set, std::uint32_t way, std::uint64_t line,
-                        std::uint8_t new_flags) {
+                        std::uint8_t new_flags, std::uint8_t valid, std::uint8_t dirty) {
   header(set)[way] = fingerprint(line);
   flags(set, way) = new_flags;
+  header(set)[sectors_at_ + way] = 0;
+  mark_sectors(set, way, valid, dirty);
   tags(set)[way] = line;
   touch(set, way);
 }
@@ -129,13 +143,16 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, st
       name_(std::move(name)),
       below_(below),
       port_rate_(params.bandwidth, 1),
-      line_shift_(0),
+      line_shift_(log2_of(params.line_bytes)),
+      sector_shift_(log2_of(params.sector_bytes)),
+      sectors_per_line_shift_(line_shift_ - sector_shift_),
       set_of_(params.sets(), params.set_index),
       sets_(params.sets(), params.associativity) {
   assert(params.line_bytes > 0 && (params.line_bytes & (params.line_bytes - 1)) == 0);
   assert(params.sets() * params.associativity * params.line_bytes == params.capacity_bytes);
+  assert(params.sector_bytes > 0 && (params.sector_bytes & (params.sector_bytes - 1)) == 0);
+  assert(params.sector_bytes <= params.line_bytes && params.sectors_per_line() <= kMaxSectorsPerLine);
   assert(params.bandwidth.bytes_per_second > 0);
-  while ((std::uint64_t{1} << line_shift_) < params.line_bytes) ++line_shift_;
 }
 
 template <class Visit>
@@ -161,7 +178,8 @@ bool L2CacheTiming::is_dirty(std::uint64_t address) const {
   const std::uint64_t line = address >> line_shift_;
   const std::uint64_t set = set_of_(line);
   const std::uint32_t way = sets_.find(set, line);
-  return way != CacheSets::kNoWay && (sets_.flags(set, way) & CacheSets::kDirty) != 0;
+  const std::uint64_t sector = (address >> sector_shift_) & (params_.sectors_per_line() - 1);
+  return way != CacheSets::kNoWay && ((sets_.dirty_sectors(set, way) >> sector) & 1) != 0;
 }
 
 Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
@@ -203,9 +221,8 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
     for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
       for_each_row(shape, [&](std::uint64_t address) {
         for_each_line(address, shape.row_bytes,
-                      [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
-                        update(line, set, covered);
-                      });
+                      [&](std::uint64_t line, std::uint64_t set, std::uint64_t /*offset*/,
+                          std::uint64_t covered) { update(line, set, covered); });
       });
     }
     ++stats_.write_through_requests;
@@ -220,10 +237,9 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
     const L2CacheStats before = stats_;
     for_each_row(shape, [&](std::uint64_t address) {
       for_each_line(address, shape.row_bytes,
-                    [&](std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
-                      look_up(line, set, covered);
-                    });
-      if (row_run_lines_ > 0) close_row_run();  // a run ends with its row
+                    [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset,
+                        std::uint64_t covered) { look_up(line, set, offset, covered); });
+      if (row_run_sectors_ > 0) close_row_run();  // a run ends with its row
     });
     issue_pending_run();  // before the next pass, which must see these lines as being filled
     if (stats_.miss_lines == before.miss_lines && pass + 1 < shape.repeat) {
@@ -239,7 +255,7 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   }
   // Fills first (a core waits for them), then the write-backs they caused.
   if (!evicted_dirty_.empty()) {
-    write_lines(evicted_dirty_, stats_.writeback_requests, stats_.writeback_bytes);
+    write_sectors(evicted_dirty_, stats_.writeback_requests, stats_.writeback_bytes);
   }
   return max(done, data_ready_);
 }
@@ -250,56 +266,97 @@ void L2CacheTiming::for_each_line(std::uint64_t address, std::uint64_t bytes, Vi
   const std::uint64_t last = (end - 1) >> line_shift_;
   for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
     const std::uint64_t line_start = line << line_shift_;
-    visit(line, set_of_(line),
-          std::min(end, line_start + params_.line_bytes) - std::max(address, line_start));
+    const std::uint64_t first = std::max(address, line_start);
+    visit(line, set_of_(line), first - line_start,
+          std::min(end, line_start + params_.line_bytes) - first);
   }
 }
 
-void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
-  const std::uint8_t written = is_write_ ? CacheSets::kDirty : 0;
+void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t offset,
+                            std::uint64_t covered) {
+  // The sectors the bytes touch, and those they cover whole: a load needs every sector it
+  // touches; a store only the ones it covers in part (the rest of their bytes), and makes the
+  // whole ones valid itself.
+  const std::uint64_t end = offset + covered;
+  const std::uint8_t touched =
+      sector_bits(offset >> sector_shift_, ((end - 1) >> sector_shift_) + 1);
+  const std::uint8_t whole = sector_bits((offset + params_.sector_bytes - 1) >> sector_shift_,
+                                         end >> sector_shift_);
+  const std::uint8_t needed = is_write_ ? touched & static_cast<std::uint8_t>(~whole) : touched;
+  const std::uint8_t written = is_write_ ? whole : 0;
+  const std::uint8_t dirtied = is_write_ ? touched : 0;
   std::uint32_t way = sets_.find(set, line);
   if (way != CacheSets::kNoWay) {
     sets_.touch(set, way);
+    const auto missing = static_cast<std::uint8_t>(needed & ~sets_.valid_sectors(set, way));
+    // What is missing is fetched below, on its way from now on.
+    sets_.mark_sectors(set, way, static_cast<std::uint8_t>(written | missing), dirtied);
+    if (missing != 0) {
+      ++stats_.miss_lines;
+      ++stats_.sector_miss_lines;
+      stats_.miss_bytes += covered;
+      fetch_sectors(set, way, line, missing);
+      return;
+    }
     std::uint8_t& flags = sets_.flags(set, way);
-    flags |= written;
     const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
-    if (ready > now_.ps()) {
+    if (needed != 0 && ready > now_.ps()) {
       // On its way: wait for that fill (one of this request's own, or an earlier request's).
       ++stats_.pending_hit_lines;
       stats_.pending_hit_bytes += covered;
       if (ready != kFilling) data_ready_ = max(data_ready_, Time::from_ps(ready));
     } else {
-      flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived: no need to look
+      if (ready <= now_.ps()) flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived
       ++stats_.hit_lines;
       stats_.hit_bytes += covered;
     }
-    if (row_run_lines_ > 0) close_row_run();
+    if (row_run_sectors_ > 0) close_row_run();
     return;
   }
   // A miss: replace the least recently used way (an empty one first).
   ++stats_.miss_lines;
   stats_.miss_bytes += covered;
   way = sets_.victim(set);
-  const std::uint8_t old_flags = sets_.flags(set, way);
-  if (old_flags & CacheSets::kValid) {
+  if (sets_.flags(set, way) & CacheSets::kValid) {
     ++stats_.evictions;
-    if (old_flags & CacheSets::kDirty) evicted_dirty_.push_back(sets_.tag(set, way));
+    const std::uint64_t first_sector = sets_.tag(set, way) << sectors_per_line_shift_;
+    for (std::uint32_t dirty = sets_.dirty_sectors(set, way); dirty != 0; dirty &= dirty - 1) {
+      evicted_dirty_.push_back(first_sector + static_cast<std::uint64_t>(__builtin_ctz(dirty)));
+    }
   }
-  // A store that covers the whole line needs nothing from below; anything else fetches it.
-  if (is_write_ && covered == params_.line_bytes) {
-    sets_.install(set, way, line, CacheSets::kValid | CacheSets::kDirty);
-    if (row_run_lines_ > 0) close_row_run();
+  sets_.install(set, way, line, CacheSets::kValid, static_cast<std::uint8_t>(written | needed),
+                dirtied);
+  if (needed == 0) {  // a store of whole sectors needs nothing from below
+    if (row_run_sectors_ > 0) close_row_run();
     return;
   }
-  sets_.install(set, way, line, CacheSets::kValid | CacheSets::kFilling | written);
-  sets_.ready_ps(set, way) = kFilling;
-  if (row_run_lines_ > 0 && line != row_run_first_ + row_run_lines_) close_row_run();
-  if (row_run_lines_ == 0) row_run_first_ = line;
-  ++row_run_lines_;
-  Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
-  slot.set = set;
-  slot.way = way;
-  slot.line = line;
+  fetch_sectors(set, way, line, needed);
+}
+
+void L2CacheTiming::fetch_sectors(std::uint64_t set, std::uint32_t way, std::uint64_t line,
+                                  std::uint8_t mask) {
+  // The line's fill time becomes this request's (issue_pending_run keeps the later of the two
+  // if an earlier fill of other sectors is still on its way).
+  std::uint8_t& flags = sets_.flags(set, way);
+  std::uint64_t& ready = sets_.ready_ps(set, way);
+  if (!(flags & CacheSets::kFilling) || ready <= now_.ps()) ready = kFilling;
+  flags |= CacheSets::kFilling;
+  const std::uint64_t line_sector = line << sectors_per_line_shift_;
+  std::uint32_t rest = mask;
+  while (rest != 0) {
+    // One run of adjacent sectors: first .. first + count - 1 of the line.
+    const auto first = static_cast<std::uint32_t>(__builtin_ctz(rest));
+    const auto count = static_cast<std::uint32_t>(__builtin_ctz(~(rest >> first)));
+    rest &= ~((((1u << count) - 1)) << first);
+    const std::uint64_t sector = line_sector + first;
+    if (row_run_sectors_ > 0 && sector != row_run_first_ + row_run_sectors_) close_row_run();
+    if (row_run_sectors_ == 0) row_run_first_ = sector;
+    row_run_sectors_ += count;
+    Slot& slot = row_slots_.emplace_back();  // filled in place: no copy through the stack
+    slot.set = set;
+    slot.way = way;
+    slot.line = line;
+  }
 }
 
 void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
@@ -315,10 +372,10 @@ void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t 
 }
 
 void L2CacheTiming::close_row_run() {
-  if (row_run_lines_ == 0) return;
-  const std::uint64_t base = row_run_first_ << line_shift_;
-  const std::uint64_t bytes = row_run_lines_ << line_shift_;
-  row_run_lines_ = 0;
+  if (row_run_sectors_ == 0) return;
+  const std::uint64_t base = row_run_first_ << sector_shift_;
+  const std::uint64_t bytes = row_run_sectors_ << sector_shift_;
+  row_run_sectors_ = 0;
   // The same columns one row further down extend the pending 2-D run; anything else starts one.
   Region& run = pending_run_;
   const bool extends = run.rows > 0 && run.row_bytes == bytes && bytes <= run.pitch_bytes &&
@@ -348,37 +405,42 @@ void L2CacheTiming::issue_pending_run() {
   data_ready_ = max(data_ready_, arrived);
   for (const Slot& slot : run_slots_) {
     // A line this very request evicted again (a set smaller than the request) keeps its own.
-    if (sets_.tag(slot.set, slot.way) == slot.line)
-      sets_.ready_ps(slot.set, slot.way) = arrived.ps();
+    if (sets_.tag(slot.set, slot.way) != slot.line) continue;
+    std::uint64_t& ready = sets_.ready_ps(slot.set, slot.way);
+    if (ready == kFilling || ready < arrived.ps()) ready = arrived.ps();
   }
   run_slots_.clear();
   run.rows = 0;
 }
 
-void L2CacheTiming::write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
-                                std::uint64_t& bytes) {
-  std::sort(lines.begin(), lines.end());
-  for (std::size_t first = 0; first < lines.size();) {
+void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint64_t& requests,
+                                  std::uint64_t& bytes) {
+  std::sort(sectors.begin(), sectors.end());
+  for (std::size_t first = 0; first < sectors.size();) {
     std::size_t end = first + 1;
-    while (end < lines.size() && lines[end] == lines[end - 1] + 1) ++end;
-    const std::uint64_t run_bytes = (end - first) << line_shift_;
-    below_.access(now_, Region{lines[first] << line_shift_, 1, run_bytes, run_bytes, 1}, true);
+    while (end < sectors.size() && sectors[end] == sectors[end - 1] + 1) ++end;
+    const std::uint64_t run_bytes = (end - first) << sector_shift_;
+    below_.access(now_, Region{sectors[first] << sector_shift_, 1, run_bytes, run_bytes, 1},
+                  true);
     ++requests;
     bytes += run_bytes;
     first = end;
   }
-  lines.clear();
+  sectors.clear();
 }
 
 void L2CacheTiming::end_of_run() {
-  std::uint64_t dirty = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t sectors = 0;
   for (std::uint64_t set = 0; set < sets_.sets(); ++set) {
     for (std::uint32_t way = 0; way < sets_.ways(); ++way) {
-      if (sets_.flags(set, way) & CacheSets::kDirty) ++dirty;
+      const std::uint32_t dirty = sets_.dirty_sectors(set, way);
+      lines += dirty != 0;
+      sectors += static_cast<std::uint64_t>(__builtin_popcount(dirty));
     }
   }
-  stats_.dirty_at_end_lines = dirty;
-  stats_.dirty_at_end_bytes = dirty * params_.line_bytes;
+  stats_.dirty_at_end_lines = lines;
+  stats_.dirty_at_end_bytes = sectors << sector_shift_;
 }
 
 }  // namespace ridgeline

@@ -1,5 +1,12 @@
 // A shared L2 cache between the cores and the HBM: set-associative, LRU, write-back with
-// write-allocate or write-through without allocation.
+// write-allocate or write-through without allocation, lines cut into sectors.
+//
+// A line is the unit of look-up and replacement (one tag); a sector, a power-of-two part of it,
+// the unit of valid and dirty state, of fills and of write-backs, as NVIDIA's L2 keeps 128 B
+// lines of four 32 B sectors. A load fetches only the sectors it touches that are not there; a
+// store makes the sectors it covers whole valid and dirty without reading anything, and fetches
+// a sector it covers only in part (so a sector is valid only when every byte of it is known). An
+// unsectored cache is one whose sector is the line.
 //
 // A request is a 2-D region (a tile); the cache looks it up line by line along each contiguous
 // row, never byte by byte. Lines it misses are fetched from the memory below in as few requests
@@ -42,9 +49,13 @@ enum class L2SetIndex : std::uint8_t {
 
 std::string_view name_of(L2SetIndex index);
 
+/// A line's sectors: their valid and dirty bits share one byte of the tag store.
+inline constexpr std::uint64_t kMaxSectorsPerLine = 4;
+
 struct L2CacheParams {
   std::uint64_t capacity_bytes = 0;  ///< data capacity, a whole number of sets
   std::uint64_t line_bytes = 128;    ///< a power of two
+  std::uint64_t sector_bytes = 128;  ///< a power of two dividing the line, at most 4 a line
   std::uint32_t associativity = 16;  ///< ways per set
   Bandwidth bandwidth;               ///< the port towards the cores, bytes/s, all cores together
   Time hit_latency;                  ///< from a request to its data when every line hits
@@ -52,6 +63,7 @@ struct L2CacheParams {
   L2SetIndex set_index = L2SetIndex::xor_folded;
 
   std::uint64_t lines() const { return capacity_bytes / line_bytes; }
+  std::uint64_t sectors_per_line() const { return line_bytes / sector_bytes; }
   std::uint64_t sets() const { return lines() / associativity; }
 };
 
@@ -62,19 +74,20 @@ struct L2CacheStats : StatFields<L2CacheStats> {
   std::uint64_t write_bytes = 0;             ///< bytes the cores wrote
   std::uint64_t hit_lines = 0;               ///< line look-ups that found the data there
   std::uint64_t pending_hit_lines = 0;       ///< look-ups that found the line's fill on its way
-  std::uint64_t miss_lines = 0;              ///< look-ups that found no line
+  std::uint64_t miss_lines = 0;              ///< look-ups that fetched or allocated
+  std::uint64_t sector_miss_lines = 0;       ///< of those, ones that found the line (not sectors)
   std::uint64_t hit_bytes = 0;               ///< requested bytes in lines that hit
   std::uint64_t pending_hit_bytes = 0;       ///< requested bytes that waited for a fill in flight
   std::uint64_t miss_bytes = 0;              ///< requested bytes in lines that missed
   std::uint64_t fill_requests = 0;           ///< HBM reads issued for missing lines
-  std::uint64_t fill_bytes = 0;              ///< bytes those reads moved (whole lines)
+  std::uint64_t fill_bytes = 0;              ///< bytes those reads moved (whole sectors)
   std::uint64_t evictions = 0;               ///< valid lines replaced
-  std::uint64_t writeback_requests = 0;      ///< HBM writes of evicted dirty lines
-  std::uint64_t writeback_bytes = 0;         ///< bytes they moved
+  std::uint64_t writeback_requests = 0;      ///< HBM writes of evicted dirty sectors
+  std::uint64_t writeback_bytes = 0;         ///< bytes they moved (whole sectors)
   std::uint64_t write_through_requests = 0;  ///< stores passed on to HBM (write-through)
   std::uint64_t write_through_bytes = 0;     ///< bytes they moved
-  std::uint64_t dirty_at_end_lines = 0;      ///< lines still dirty when the kernel ended
-  std::uint64_t dirty_at_end_bytes = 0;      ///< their bytes: not in Q, not written
+  std::uint64_t dirty_at_end_lines = 0;      ///< lines with a dirty sector when the kernel ended
+  std::uint64_t dirty_at_end_bytes = 0;      ///< their dirty sectors' bytes: not in Q, not written
   Time port_busy;                            ///< time the port to the cores was transferring
   Time port_queue_delay;                     ///< summed over requests: wait for a busy port
 
@@ -97,7 +110,9 @@ struct L2CacheStats : StatFields<L2CacheStats> {
         counter("pending_hit_lines", &L2CacheStats::pending_hit_lines, "lines", Merge::sum,
                 "line look-ups that found the line's fill on its way and waited for it"),
         counter("miss_lines", &L2CacheStats::miss_lines, "lines", Merge::sum,
-                "line look-ups that found no line"),
+                "line look-ups that found no line, or not every sector they needed"),
+        counter("sector_miss_lines", &L2CacheStats::sector_miss_lines, "lines", Merge::sum,
+                "misses that found the line but not every sector they needed: those fetched"),
         counter("hit_bytes", &L2CacheStats::hit_bytes, "bytes", Merge::sum,
                 "requested bytes in lines that hit"),
         counter("pending_hit_bytes", &L2CacheStats::pending_hit_bytes, "bytes", Merge::sum,
@@ -107,20 +122,20 @@ struct L2CacheStats : StatFields<L2CacheStats> {
         counter("fill_requests", &L2CacheStats::fill_requests, "requests", Merge::sum,
                 "HBM reads for missing lines"),
         counter("fill_bytes", &L2CacheStats::fill_bytes, "bytes", Merge::sum,
-                "bytes read from HBM to fill lines"),
+                "bytes read from HBM to fill sectors"),
         counter("evictions", &L2CacheStats::evictions, "lines", Merge::sum, "valid lines replaced"),
         counter("writeback_requests", &L2CacheStats::writeback_requests, "requests", Merge::sum,
-                "HBM writes of evicted dirty lines"),
+                "HBM writes of evicted lines' dirty sectors"),
         counter("writeback_bytes", &L2CacheStats::writeback_bytes, "bytes", Merge::sum,
-                "bytes of evicted dirty lines written"),
+                "bytes of evicted dirty sectors written"),
         counter("write_through_requests", &L2CacheStats::write_through_requests, "requests",
                 Merge::sum, "stores passed on to HBM (write-through)"),
         counter("write_through_bytes", &L2CacheStats::write_through_bytes, "bytes", Merge::sum,
                 "bytes of stores passed on to HBM (write-through)"),
         counter("dirty_at_end_lines", &L2CacheStats::dirty_at_end_lines, "lines", Merge::sum,
-                "lines still dirty when the kernel ended: kept in the L2, not written to HBM"),
+                "lines with a dirty sector when the kernel ended: kept in the L2, not written to HBM"),
         counter("dirty_at_end_bytes", &L2CacheStats::dirty_at_end_bytes, "bytes", Merge::sum,
-                "bytes of the lines still dirty at the end: beside Q, not in it"),
+                "bytes of the sectors still dirty at the end: beside Q, not in it"),
         formula(
             "hbm_bytes",
             +[](const L2CacheStats& s) { return as_stat(s.hbm_read_bytes() + s.hbm_write_bytes()); },
@@ -179,15 +194,15 @@ class SetIndex {
 /// the host's caches do not hold, so each set keeps what a look-up reads first in one 64-byte
 /// header: per way a fingerprint byte (compared 16 at a time), the ways in LRU order, and flags.
 /// A hit reads the header and one tag; a miss the header alone (and the victim's tag only when
-/// it is dirty). Tags and fill times follow the header.
+/// it is dirty). Per way the header also keeps the line's valid and dirty sectors in one byte.
+/// Tags and fill times follow the header.
 class CacheSets {
  public:
   static constexpr std::uint32_t kMaxWays = 256;  // the LRU order is kept in bytes
   static constexpr std::uint32_t kNoWay = 0xffffffffu;
   enum Flag : std::uint8_t {
     kValid = 1,    ///< the way holds a line
-    kDirty = 2,    ///< written since it was filled
-    kFilling = 4,  ///< its data was on its way at the last look: read ready_ps()
+    kFilling = 2,  ///< data for it was on its way at the last look: read ready_ps()
   };
 
   CacheSets(std::uint64_t sets, std::uint32_t ways);
@@ -201,12 +216,25 @@ class CacheSets {
   void touch(std::uint64_t set, std::uint32_t way);
   /// The way a new line replaces: an empty one if any, else the least recently used.
   std::uint32_t victim(std::uint64_t set) const { return order(set)[ways_ - 1]; }
-  /// Puts `line` in `way` with `flags`, most recently used.
-  void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t flags);
+  /// Puts `line` in `way` with `flags` and its sectors' masks, most recently used.
+  void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t flags,
+               std::uint8_t valid, std::uint8_t dirty);
 
   std::uint8_t& flags(std::uint64_t set, std::uint32_t way) { return header(set)[flags_at_ + way]; }
   std::uint8_t flags(std::uint64_t set, std::uint32_t way) const {
     return header(set)[flags_at_ + way];
+  }
+  /// Bit s: sector s of the line holds every byte of its data (or its fill is on its way).
+  std::uint8_t valid_sectors(std::uint64_t set, std::uint32_t way) const {
+    return header(set)[sectors_at_ + way] & kSectorMask;
+  }
+  /// Bit s: sector s was written since it was filled.
+  std::uint8_t dirty_sectors(std::uint64_t set, std::uint32_t way) const {
+    return static_cast<std::uint8_t>(header(set)[sectors_at_ + way] >> kMaxSectorsPerLine);
+  }
+  /// Adds sectors to the line's valid and dirty ones.
+  void mark_sectors(std::uint64_t set, std::uint32_t way, std::uint8_t valid, std::uint8_t dirty) {
+    header(set)[sectors_at_ + way] |= static_cast<std::uint8_t>(valid | dirty << kMaxSectorsPerLine);
   }
   std::uint64_t tag(std::uint64_t set, std::uint32_t way) const { return tags(set)[way]; }
   std::uint64_t& ready_ps(std::uint64_t set, std::uint32_t way) { return tags(set)[ways_ + way]; }
@@ -232,8 +260,12 @@ class CacheSets {
 
   std::uint64_t sets_;
   std::uint32_t ways_;
-  std::uint32_t order_at_;  // header offsets, bytes: fingerprints at 0, then LRU order, flags
+  static constexpr std::uint8_t kSectorMask = (1u << kMaxSectorsPerLine) - 1;
+  // Header offsets, bytes: fingerprints at 0, then LRU order, flags, sectors (valid in the low
+  // half of the byte, dirty in the high).
+  std::uint32_t order_at_;
   std::uint32_t flags_at_;
+  std::uint32_t sectors_at_;
   std::uint64_t header_words_;  // a whole number of 64-byte host cache lines
   std::uint64_t block_words_;   // header, tags[ways], ready_ps[ways]
   std::vector<std::uint64_t> storage_;
@@ -271,12 +303,13 @@ class L2CacheTiming final : public MemoryLevel {
     position_ = position;
   }
 
-  /// Whether the line holding `address` is in the cache, and whether it is dirty (for tests).
+  /// Whether the line holding `address` is in the cache, and whether the sector holding it is
+  /// dirty (for tests).
   bool contains(std::uint64_t address) const;
   bool is_dirty(std::uint64_t address) const;
 
  private:
-  struct Slot {  // a line installed by the current request, waiting for its fill to be issued
+  struct Slot {  // a line with sectors in the current request's fills, not yet issued
     std::uint64_t set;
     std::uint32_t way;
     std::uint64_t line;  // line number (address / line size)
@@ -285,16 +318,20 @@ class L2CacheTiming final : public MemoryLevel {
   /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
   template <class Visit>
   void for_each_row(const Region& shape, Visit&& visit);
-  /// Calls visit(line, its set, bytes of it covered) for each line of a row.
+  /// Calls visit(line, its set, first byte covered within it, bytes covered) for each line of
+  /// a row.
   template <class Visit>
   void for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit);
-  /// One line of a request that allocates: hit, hit on a fill in flight, or miss and install.
-  void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
+  /// One line of a request that allocates: hit, hit on a fill in flight, or miss (of the line
+  /// or of sectors of it) and fetch.
+  void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered);
+  /// Adds the sectors of `line` in `mask` to the current row's fills.
+  void fetch_sectors(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t mask);
   /// One line of a write-through store: updated if present, nothing allocated.
   void update(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
   void close_row_run();
   void issue_pending_run();
-  void write_lines(std::vector<std::uint64_t>& lines, std::uint64_t& requests,
+  void write_sectors(std::vector<std::uint64_t>& sectors, std::uint64_t& requests,
                    std::uint64_t& bytes);
 
   L2CacheParams params_;
@@ -302,23 +339,25 @@ class L2CacheTiming final : public MemoryLevel {
   MemoryBelow& below_;
   TransferRate port_rate_;
   std::uint32_t line_shift_;
+  std::uint32_t sector_shift_;          // log2(sector bytes)
+  std::uint32_t sectors_per_line_shift_;  // log2(sectors a line)
   L2CacheStats stats_;
   Time port_free_;
   SetIndex set_of_;
   CacheSets sets_;
 
   // The request being served: when it arrived, whether it writes, the latest fill it waits for,
-  // the current row's run of missing lines, the 2-D run of equal row runs it may extend, and the
-  // dirty lines it evicted.
+  // the current row's run of missing sectors, the 2-D run of equal row runs it may extend, and
+  // the dirty sectors it evicted.
   Time now_;
   bool is_write_ = false;
   Time data_ready_;
-  std::uint64_t row_run_first_ = 0;  // first line of the current row's run
-  std::uint64_t row_run_lines_ = 0;  // lines in it; 0: no run open
-  Region pending_run_;               // rows == 0: none
-  std::vector<Slot> row_slots_;      // lines of the current row's run
-  std::vector<Slot> run_slots_;      // lines of pending_run_
-  std::vector<std::uint64_t> evicted_dirty_;
+  std::uint64_t row_run_first_ = 0;    // first sector (address / sector size) of the row's run
+  std::uint64_t row_run_sectors_ = 0;  // sectors in it; 0: no run open
+  Region pending_run_;                 // rows == 0: none
+  std::vector<Slot> row_slots_;        // lines of the current row's run
+  std::vector<Slot> run_slots_;        // lines of pending_run_
+  std::vector<std::uint64_t> evicted_dirty_;  // sector numbers
   ActivityObserver* observer_ = nullptr;
   std::uint32_t position_ = 0;  // in the chain of levels, for the observer
 };

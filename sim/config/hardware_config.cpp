@@ -75,6 +75,20 @@ L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
   if ((params.line_bytes & (params.line_bytes - 1)) != 0) {
     line.fail("must be a power of two", "e.g. 128B");
   }
+  params.sector_bytes = params.line_bytes;  // unsectored unless the key says otherwise
+  if (const auto sector = l2.optional("sector_size")) {
+    params.sector_bytes = sector->positive_quantity(Dimension::bytes);
+    if ((params.sector_bytes & (params.sector_bytes - 1)) != 0) {
+      sector->fail("must be a power of two", "e.g. 32B");
+    }
+    if (params.sector_bytes > params.line_bytes ||
+        params.line_bytes / params.sector_bytes > kMaxSectorsPerLine) {
+      sector->fail(fmt::format("must divide line_size = {} into 1 to {} sectors",
+                               format_bytes(params.line_bytes), kMaxSectorsPerLine),
+                   fmt::format("use {} to {}", format_bytes(params.line_bytes / kMaxSectorsPerLine),
+                               format_bytes(params.line_bytes)));
+    }
+  }
   const ConfigNode ways = l2.required("associativity");
   params.associativity = small_count(ways, CacheSets::kMaxWays);
   params.bandwidth.bytes_per_second =

@@ -64,6 +64,7 @@ void add_hardware_l2(Json& hardware, const RunConfig& config) {
   const L2CacheParams& l2 = *config.hardware.l2;
   hardware["l2"] = {{"capacity_bytes", l2.capacity_bytes},
                     {"line_bytes", l2.line_bytes},
+                    {"sector_bytes", l2.sector_bytes},
                     {"associativity", l2.associativity},
                     {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
                     {"hit_latency_s", l2.hit_latency.seconds()},
@@ -237,12 +238,19 @@ void add_cache_text(std::string& out, const RunConfig& config, const LevelResult
   const auto share = [&](std::uint64_t lines) {
     return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
   };
+  const std::string sectors =
+      params.sectors_per_line() > 1 ? fmt::format(" of {}-byte sectors", params.sector_bytes) : "";
+  const std::string sector_misses =
+      params.sectors_per_line() > 1
+          ? fmt::format(" ({} found the line, not the sectors)", share(cache.sector_miss_lines))
+          : "";
   out += fmt::format(
-      "  {} ({} in {}-byte lines, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
-      "flight, {} missed\n",
-      upper_case(level.name), format_bytes(params.capacity_bytes), params.line_bytes,
+      "  {} ({} in {}-byte lines{}, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
+      "flight, {} missed{}\n",
+      upper_case(level.name), format_bytes(params.capacity_bytes), params.line_bytes, sectors,
       params.associativity, name_of(params.write_policy), with_commas(looked_up),
-      share(cache.hit_lines), share(cache.pending_hit_lines), share(cache.miss_lines));
+      share(cache.hit_lines), share(cache.pending_hit_lines), share(cache.miss_lines),
+      sector_misses);
   out += fmt::format(
       "    HBM bytes {} = fills {} + write-backs {} + write-through {}; {} of the note's Q; left "
       "dirty in the {} at the end, neither written nor counted: {}\n",

@@ -131,6 +131,7 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   if (const auto& l2 = hw.l2) {
     c.integer("hardware.l2.capacity_bytes", l2->capacity_bytes);
     c.integer("hardware.l2.line_bytes", l2->line_bytes);
+    c.integer("hardware.l2.sector_bytes", l2->sector_bytes);
     c.integer("hardware.l2.associativity", l2->associativity);
     c.integer("hardware.l2.bandwidth_bytes_per_s", l2->bandwidth.bytes_per_second);
     c.real("hardware.l2.hit_latency_s", l2->hit_latency.seconds());

@@ -177,6 +177,78 @@ TEST(L2CacheTiming, WriteBackAllocatesDirtyLinesAndWritesThemBackWhenEvicted) {
   EXPECT_EQ(l2.stats().hbm_read_bytes(), 2 * kLine);
 }
 
+// The cache above with 32 B sectors, four a line, as NVIDIA's L2 keeps them.
+L2CacheParams sectored(std::uint64_t sets, std::uint32_t ways) {
+  L2CacheParams p = cache(sets, ways);
+  p.sector_bytes = 32;
+  return p;
+}
+
+TEST(L2CacheTiming, ASectoredLoadFetchesOnlyTheSectorsItTouchesThatAreMissing) {
+  RecordingMemory memory;
+  L2CacheTiming l2(sectored(16, 2), memory);
+  // Bytes 40..95 touch sectors 1 and 2 of line 0: one 64 B fill, data at 1000 + 64.
+  EXPECT_EQ(l2.access(at(0), contiguous(40, 56), false).ps(), 1064u);
+  ASSERT_EQ(memory.requests.size(), 1u);
+  expect_region(memory.requests[0].region, contiguous(32, 64));
+  EXPECT_EQ(l2.stats().miss_lines, 1u);
+  EXPECT_EQ(l2.stats().sector_miss_lines, 0u);
+
+  // The whole line later: sectors 0 and 3 are missing, not adjacent: two fills of 32 B. The
+  // second arrives at 10'000 + 1000 + 32.
+  EXPECT_EQ(l2.access(at(10'000), contiguous(0, kLine), false).ps(), 11'032u);
+  ASSERT_EQ(memory.requests.size(), 3u);
+  expect_region(memory.requests[1].region, contiguous(0, 32));
+  expect_region(memory.requests[2].region, contiguous(96, 32));
+  EXPECT_EQ(l2.stats().miss_lines, 2u);
+  EXPECT_EQ(l2.stats().sector_miss_lines, 1u);
+  EXPECT_EQ(l2.stats().fill_bytes, kLine);  // each sector once
+
+  // Now every sector is there: a hit.
+  EXPECT_EQ(l2.access(at(20'000), contiguous(0, kLine), false).ps(), 20'000u + 128 + 100);
+  EXPECT_EQ(memory.requests.size(), 3u);
+  EXPECT_EQ(l2.stats().hit_lines, 1u);
+}
+
+TEST(L2CacheTiming, ASectoredStoreOfWholeSectorsReadsNothingAndOnlyDirtySectorsAreWrittenBack) {
+  RecordingMemory memory;
+  L2CacheTiming l2(sectored(4, 1), memory);
+  // 64 B stores over lines 0 and 1, each covering two whole sectors: nothing from HBM, and the
+  // store is done after the port (64 B) and the hit latency, even on a line not there.
+  for (std::uint64_t at_byte = 0; at_byte < 2 * kLine; at_byte += 64) {
+    EXPECT_EQ(l2.access(at(at_byte * 10), contiguous(at_byte, 64), true).ps(),
+              at_byte * 10 + 64 + 100);
+  }
+  EXPECT_TRUE(memory.requests.empty());
+  EXPECT_EQ(l2.stats().fill_bytes, 0u);
+  // Line 2's first half: sectors 0 and 1 dirty, 2 and 3 neither valid nor dirty.
+  l2.access(at(5000), contiguous(2 * kLine, 64), true);
+  EXPECT_TRUE(l2.is_dirty(2 * kLine + 32));
+  EXPECT_FALSE(l2.is_dirty(2 * kLine + 64));
+
+  // Loading lines 4, 5 and 6 evicts lines 0, 1 and 2: three fills, then the write-back of the
+  // dirty sectors, adjacent ones coalesced: lines 0 and 1 whole with line 2's first half, 320 B.
+  l2.access(at(10'000), contiguous(4 * kLine, 3 * kLine), false);
+  ASSERT_EQ(memory.requests.size(), 2u);
+  EXPECT_FALSE(memory.requests[0].is_write);
+  expect_region(memory.requests[0].region, contiguous(4 * kLine, 3 * kLine));
+  EXPECT_TRUE(memory.requests[1].is_write);
+  expect_region(memory.requests[1].region, contiguous(0, 2 * kLine + 64));
+  EXPECT_EQ(l2.stats().writeback_bytes, 2 * kLine + 64);
+
+  // A store of part of a sector fetches that sector alone and waits for it.
+  EXPECT_EQ(l2.access(at(20'000), contiguous(kLine + 8, 16), true).ps(), 20'000u + 1000 + 32);
+  ASSERT_EQ(memory.requests.size(), 3u);
+  expect_region(memory.requests[2].region, contiguous(kLine, 32));
+  EXPECT_TRUE(l2.is_dirty(kLine + 8));
+  EXPECT_FALSE(l2.is_dirty(kLine + 32));
+
+  // At the end, the dirty sectors are counted, not the lines' bytes: line 1's first sector.
+  l2.end_of_run();
+  EXPECT_EQ(l2.stats().dirty_at_end_lines, 1u);
+  EXPECT_EQ(l2.stats().dirty_at_end_bytes, 32u);
+}
+
 TEST(L2CacheTiming, TheKernelsEndCountsDirtyLinesAndWritesNone) {
   RecordingMemory memory;
   L2CacheTiming l2(cache(16, 2), memory);
@@ -312,7 +384,7 @@ TEST(CacheSets, KeepsExactLeastRecentlyUsedOrderAcrossManyWays) {
   for (std::uint32_t i = 0; i < 20; ++i) {
     const std::uint32_t way = sets.victim(0);
     EXPECT_FALSE(sets.flags(0, way) & CacheSets::kValid) << "empty ways go first";
-    sets.install(0, way, 1000 + i, CacheSets::kValid);
+    sets.install(0, way, 1000 + i, CacheSets::kValid, 1, 0);
   }
   // Installed 1000..1019 in order; each is found, and the least recent is 1000's way.
   for (std::uint64_t line = 1000; line < 1020; ++line) {
