@@ -211,7 +211,16 @@ void Core::account_span(Time t) {
 
 void Core::admit_blocks(Time t) {
   refused_by_ = Refusal::none;
+  const std::uint64_t first_share = placed_ ? 0 : blocks->initial_share(index_);
+  const bool first = !placed_;
+  placed_ = true;
   while (!no_more_blocks_) {
+    if (first && active_blocks_ >= first_share) {
+      // Breadth-first: the rest is other cores' share. A grid smaller than the machine places
+      // every block now, so a core whose share is nothing gets no work at all.
+      if (first_share == 0) no_more_blocks_ = true;
+      break;
+    }
     if (active_blocks_ >= params_.max_resident_blocks) {
       refused_by_ = Refusal::blocks;
       break;

@@ -141,6 +141,7 @@ class Core : public sc_core::sc_module, public Wakeable {
   std::uint64_t active_warps_ = 0;
   Refusal refused_by_ = Refusal::none;  // why the last admission attempt stopped
   bool no_more_blocks_ = false;
+  bool placed_ = false;  // the first admission, limited to the core's share of the grid, is done
   std::deque<QueuedRequest> memory_queue_;
   std::uint64_t bytes_in_flight_ = 0;
   std::uint32_t requests_in_flight_ = 0;

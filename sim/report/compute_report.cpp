@@ -21,6 +21,13 @@ Json intensity_or_null(std::uint64_t flops, std::uint64_t bytes) {
   return static_cast<double>(flops) / static_cast<double>(bytes);
 }
 
+// The cores that ran at least one block: fewer than all when the grid has fewer blocks than
+// cores (blocks are placed breadth-first, so the grid, not the placement, leaves the rest idle).
+std::uint64_t cores_with_blocks(const SimulationResult& r) {
+  return static_cast<std::uint64_t>(std::count_if(
+      r.cores.begin(), r.cores.end(), [](const CoreResult& c) { return c.core.blocks > 0; }));
+}
+
 std::string intensity_text(std::uint64_t flops, std::uint64_t bytes) {
   if (bytes == 0) return "no traffic";
   return fmt::format("{:.6f} FLOP/B", static_cast<double>(flops) / static_cast<double>(bytes));
@@ -185,6 +192,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
   stalls["spill_reload_s"] = c.spill_wait.seconds();
   stalls["waiting_data_in_flight_limit_s"] = c.waiting_data_limited.seconds();
   simulated["occupancy"] = {
+      {"cores_with_blocks", cores_with_blocks(r)},
       {"resident_blocks_peak", c.peak_resident_blocks},
       {"resident_blocks_mean", f.resident_blocks_mean},
       {"active_warps_mean", f.active_warps_mean},
@@ -269,6 +277,12 @@ std::string simulated_compute_text(const RunConfig& config, const SimulationResu
         fmt::format("; full ({}) {} of the time", f.full_by, percent(f.full_by_s / f.core_time_s));
   }
   out += '\n';
+  if (const std::uint64_t used = cores_with_blocks(r); used < r.cores.size()) {
+    out += fmt::format(
+        "  grid: {} blocks for {} cores: {} cores ran no block (a wider grid, or smaller tiles, "
+        "would use them)\n",
+        with_commas(c.blocks), r.cores.size(), r.cores.size() - used);
+  }
   if (c.barriers > 0) {
     out += fmt::format("  barriers: {}, compute idle in them {} of core time\n",
                        with_commas(c.barriers), share(c.barrier_wait));

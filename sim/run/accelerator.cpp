@@ -23,7 +23,8 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
                          const Kernel& kernel)
     : sc_module(name),
       hbm("hbm", hardware.hbm),
-      scheduler("scheduler", kernel.grid_rows, kernel.grid_cols, kernel.block_order),
+      scheduler("scheduler", kernel.grid_rows, kernel.grid_cols, hardware.cores,
+                kernel.block_order),
       wakeups("wakeups") {
   chain_levels(hardware);
   cores.reserve(hardware.cores);
@@ -38,7 +39,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
                          AccessSource& trace, const MemoryTraceSpec& spec)
-    : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0), wakeups("wakeups") {
+    : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0, 0), wakeups("wakeups") {
   chain_levels(hardware);
   TracePlayerParams params;
   params.access_bytes = spec.access_bytes;

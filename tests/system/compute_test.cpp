@@ -74,6 +74,49 @@ TEST(Occupancy, LimitedByMaxResidentBlocks) {
       "max_resident_blocks", 1);
 }
 
+// --- placement: one block on each core before any core gets a second, as a GPU places them ---
+
+// A grid of m/128 x n/128 blocks of the small GEMM, with room for 2 blocks on each of the 16 cores.
+Simulated placed(std::uint64_t m, std::uint64_t n) {
+  return simulate_once(kQ4Machine, kQ4 + "baseline.yaml",
+                       {"workload.m=" + std::to_string(m), "workload.n=" + std::to_string(n),
+                        "workload.k=256", "workload.stages=2", "workload.register_overhead=0"});
+}
+
+TEST(Placement, AGridOfOneBlockPerCoreRunsOnEveryCore) {
+  const Simulated run = placed(512, 512);  // 16 blocks
+  ASSERT_EQ(run.config.occupancy.blocks_per_core, 2u);
+  for (const CoreResult& core : run.result.cores) {
+    EXPECT_EQ(core.core.blocks, 1u);  // not two each on the first eight
+    EXPECT_EQ(core.core.peak_resident_blocks, 1u);
+  }
+  // A grid that uses every core says nothing of idle ones.
+  EXPECT_EQ(simulated_compute_text(run.config, run.result, run_figures(run.config, run.result))
+                .find("ran no block"),
+            std::string::npos);
+}
+
+TEST(Placement, AGridBetweenOneAndTwoBlocksPerCoreDoublesUpOnlyWhereItMust) {
+  const Simulated run = placed(640, 512);  // 20 blocks: 16 + 4
+  for (std::size_t i = 0; i < run.result.cores.size(); ++i) {
+    EXPECT_EQ(run.result.cores[i].core.blocks, i < 4 ? 2u : 1u) << "core " << i;
+  }
+}
+
+TEST(Placement, AGridSmallerThanTheMachineSaysHowManyCoresItLeavesIdle) {
+  const Simulated run = placed(512, 256);  // 8 blocks on 16 cores
+  std::uint64_t idle = 0;
+  for (const CoreResult& core : run.result.cores) idle += core.core.blocks == 0 ? 1 : 0;
+  EXPECT_EQ(idle, 8u);
+  const RunFigures figures = run_figures(run.config, run.result);
+  nlohmann::ordered_json simulated;
+  add_simulated_compute(simulated, run.config, run.result, figures);
+  EXPECT_EQ(simulated["occupancy"]["cores_with_blocks"], 8);
+  EXPECT_NE(simulated_compute_text(run.config, run.result, figures)
+                .find("grid: 8 blocks for 16 cores: 8 cores ran no block"),
+            std::string::npos);
+}
+
 // One buffer, one block per core: every K-step waits the memory latency. A second and a third
 // resident block compute while it waits. 1536^2: 9 blocks per core, so no resident count leaves
 // a ragged last wave that the others do not.
