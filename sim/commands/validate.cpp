@@ -59,10 +59,22 @@ namespace {
 double simulated_figure(const Json& report, ValidationFigure figure) {
   const Json& s = report["simulated"];
   switch (figure) {
-    case ValidationFigure::bandwidth:
+    case ValidationFigure::bandwidth: {
       // As a bandwidth benchmark counts: the bytes the workload is defined to move over its time.
-      if (s.contains("trace")) return s["trace"]["achieved_bytes_per_s"].get<double>();
-      return report["analytical"]["hbm_bytes"].get<double>() / s["time_s"].get<double>();
+      // A benchmark runs its kernel many times over, and each run first writes back what the last
+      // one left dirty in the caches; one simulated run ends with that still in the L2. Its time
+      // gains that write-back at the HBM's peak: the least it can cost, and what keeps the figure
+      // at or below the peak (the HBM moved at most peak x time while the kernel ran).
+      const double bytes = s.contains("trace") ? s["trace"]["bytes"].get<double>()
+                                               : report["analytical"]["hbm_bytes"].get<double>();
+      double dirty_bytes = 0;
+      for (const auto& [name, component] : report["components"].items()) {
+        if (component.contains("dirty_at_end_bytes"))
+          dirty_bytes += component["dirty_at_end_bytes"].get<double>();
+      }
+      const double drain_s = dirty_bytes / report["hardware"]["hbm_bytes_per_s"].get<double>();
+      return bytes / (s["time_s"].get<double>() + drain_s);
+    }
     case ValidationFigure::flop_rate:
       return s["achieved_flop_per_s"].get<double>();
     case ValidationFigure::time:
