@@ -289,8 +289,11 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
   if (way != CacheSets::kNoWay) {
     sets_.touch(set, way);
     const auto missing = static_cast<std::uint8_t>(needed & ~sets_.valid_sectors(set, way));
-    // What is missing is fetched below, on its way from now on.
-    sets_.mark_sectors(set, way, static_cast<std::uint8_t>(written | missing), dirtied);
+    // What is missing is fetched below, on its way from now on. (A load that hits stores
+    // nothing: a byte store would make the compiler reload everything it may alias.)
+    if ((written | missing | dirtied) != 0) {
+      sets_.mark_sectors(set, way, static_cast<std::uint8_t>(written | missing), dirtied);
+    }
     if (missing != 0) {
       ++stats_.miss_lines;
       ++stats_.sector_miss_lines;
@@ -319,9 +322,12 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
   way = sets_.victim(set);
   if (sets_.flags(set, way) & CacheSets::kValid) {
     ++stats_.evictions;
-    const std::uint64_t first_sector = sets_.tag(set, way) << sectors_per_line_shift_;
-    for (std::uint32_t dirty = sets_.dirty_sectors(set, way); dirty != 0; dirty &= dirty - 1) {
-      evicted_dirty_.push_back(first_sector + static_cast<std::uint64_t>(__builtin_ctz(dirty)));
+    // The victim's tag is a host cache miss of its own: read only when there is a write-back.
+    if (std::uint32_t dirty = sets_.dirty_sectors(set, way); dirty != 0) {
+      const std::uint64_t first_sector = sets_.tag(set, way) << sectors_per_line_shift_;
+      for (; dirty != 0; dirty &= dirty - 1) {
+        evicted_dirty_.push_back(first_sector + static_cast<std::uint64_t>(__builtin_ctz(dirty)));
+      }
     }
   }
   sets_.install(set, way, line, CacheSets::kValid, static_cast<std::uint8_t>(written | needed),
