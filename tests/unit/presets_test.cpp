@@ -57,6 +57,19 @@ TEST(Presets, A100PeaksAreTheDatasheets) {
   EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 2'039'000'000'000u);  // 2,039 GB/s
 }
 
+// A100 SXM4 40GB: the same GPU, its HBM2 at the 40GB datasheet's 1,555 GB/s.
+TEST(Presets, A100FortyGigabytesDiffersOnlyInItsMemory) {
+  const RunConfig forty = preset("hardware/a100-sxm4-40gb.yaml");
+  const RunConfig eighty = preset(kA100);
+  EXPECT_EQ(forty.hardware.hbm.peak_bandwidth.bytes_per_second, 1'555'000'000'000u);
+  EXPECT_EQ(forty.hardware.cores, eighty.hardware.cores);
+  EXPECT_EQ(forty.hardware.core_clock.frequency_hz, eighty.hardware.core_clock.frequency_hz);
+  EXPECT_EQ(forty.hardware.peak_flop_per_s(DataType::bf16), eighty.hardware.peak_flop_per_s(DataType::bf16));
+  EXPECT_EQ(forty.hardware.l2->capacity_bytes, eighty.hardware.l2->capacity_bytes);
+  EXPECT_EQ(forty.hardware.l2->sector_bytes, 32u);
+  EXPECT_EQ(forty.hardware.core.sram.capacity_bytes, eighty.hardware.core.sram.capacity_bytes);
+}
+
 TEST(Presets, A100HasNoFp8) {
   try {
     preset(kA100, {"workload.dtype=fp8"});
