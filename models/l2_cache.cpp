@@ -294,15 +294,19 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
     if ((written | missing | dirtied) != 0) {
       sets_.mark_sectors(set, way, static_cast<std::uint8_t>(written | missing), dirtied);
     }
+    std::uint8_t& flags = sets_.flags(set, way);
+    const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
     if (missing != 0) {
       ++stats_.miss_lines;
       ++stats_.sector_miss_lines;
       stats_.miss_bytes += covered;
+      // Sectors it needs that an earlier request's fill still brings: wait for that one too.
+      if ((needed & ~missing) != 0 && ready > now_.ps() && ready != kFilling) {
+        data_ready_ = max(data_ready_, Time::from_ps(ready));
+      }
       fetch_sectors(set, way, line, missing);
       return;
     }
-    std::uint8_t& flags = sets_.flags(set, way);
-    const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
     if (needed != 0 && ready > now_.ps()) {
       // On its way: wait for that fill (one of this request's own, or an earlier request's).
       ++stats_.pending_hit_lines;

@@ -210,6 +210,17 @@ TEST(L2CacheTiming, ASectoredLoadFetchesOnlyTheSectorsItTouchesThatAreMissing) {
   EXPECT_EQ(l2.stats().hit_lines, 1u);
 }
 
+TEST(L2CacheTiming, ASectorMissAlsoWaitsForTheSectorsAnEarlierFillStillBrings) {
+  RecordingMemory memory;
+  L2CacheTiming l2(sectored(16, 2), memory);
+  // Sectors 0..2 at 0: data at 1000 + 96. The whole line at 10: sector 3 is fetched (data at
+  // 10 + 1000 + 32 = 1042), but sectors 0..2 are still on their way until 1096.
+  EXPECT_EQ(l2.access(at(0), contiguous(0, 96), false).ps(), 1096u);
+  EXPECT_EQ(l2.access(at(10), contiguous(0, kLine), false).ps(), 1096u);
+  ASSERT_EQ(memory.requests.size(), 2u);
+  expect_region(memory.requests[1].region, contiguous(96, 32));
+}
+
 TEST(L2CacheTiming, ASectoredStoreOfWholeSectorsReadsNothingAndOnlyDirtySectorsAreWrittenBack) {
   RecordingMemory memory;
   L2CacheTiming l2(sectored(4, 1), memory);
