@@ -5,25 +5,14 @@
 #include <cassert>
 #include <utility>
 
+#include "workloads/wording.hpp"
+
 namespace ridgeline {
-
-namespace {
-
-// The largest binary unit the size is a whole number of: "8 GiB", "125 KiB", "100 B".
-std::string whole_size(std::uint64_t bytes) {
-  for (const auto& [shift, unit] : {std::pair{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}}) {
-    const std::uint64_t size = std::uint64_t{1} << shift;
-    if (bytes >= size && bytes % size == 0) return fmt::format("{} {}", bytes / size, unit);
-  }
-  return fmt::format("{} B", bytes);
-}
-
-}  // namespace
 
 std::string describe(const AccessPattern& p) {
   return fmt::format("{} {} over {}",
                      p.order == AccessPattern::Order::random ? "random" : "sequential",
-                     p.stores ? "stores" : "loads", whole_size(p.span_bytes));
+                     p.stores ? "stores" : "loads", format_bytes(p.span_bytes));
 }
 
 PatternSource::PatternSource(const AccessPattern& pattern, std::uint64_t access_bytes)

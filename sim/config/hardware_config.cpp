@@ -6,6 +6,7 @@
 
 #include "sim/config/hardware_guards.hpp"
 #include "sim/config/hbm_config.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 

@@ -8,6 +8,7 @@
 
 #include "sim/config/quantity.hpp"
 #include "sim/util/text_format.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 

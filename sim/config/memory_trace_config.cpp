@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sim/config/quantity.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 

@@ -271,14 +271,4 @@ std::uint64_t parse_count(std::string_view raw) {
   return static_cast<std::uint64_t>(value);
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-  constexpr std::array<std::pair<std::uint64_t, const char*>, 3> kBinary = {
-      std::pair{std::uint64_t{1} << 30, "GiB"}, std::pair{std::uint64_t{1} << 20, "MiB"},
-      std::pair{std::uint64_t{1} << 10, "KiB"}};
-  for (const auto& [size, symbol] : kBinary) {
-    if (bytes >= size && bytes % size == 0) return fmt::format("{} {}", bytes / size, symbol);
-  }
-  return fmt::format("{} B", bytes);
-}
-
 }  // namespace ridgeline

@@ -50,7 +50,4 @@ std::uint64_t parse_quantity(std::string_view text, Dimension dimension);
 /// A whole number without unit (counts: cores, channels, matrix sizes). Throws QuantityError.
 std::uint64_t parse_count(std::string_view text);
 
-/// Formats bytes as the seed does: "12 KiB" when a whole number of KiB/MiB/GiB, else bytes.
-std::string format_bytes(std::uint64_t bytes);
-
 }  // namespace ridgeline

@@ -6,6 +6,7 @@
 #include "sim/config/hardware_config.hpp"
 #include "sim/config/quantity.hpp"
 #include "sim/config/workload_config.hpp"
+#include "workloads/wording.hpp"
 
 namespace ridgeline {
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "workloads/wording.hpp"
+
 namespace ridgeline {
 namespace {
 
