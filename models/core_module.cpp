@@ -211,16 +211,14 @@ void Core::account_span(Time t) {
 
 void Core::admit_blocks(Time t) {
   refused_by_ = Refusal::none;
-  const std::uint64_t first_share = placed_ ? 0 : blocks->initial_share(index_);
-  const bool first = !placed_;
+  // Breadth-first: the first admission takes only this core's share of the grid, the rest is
+  // other cores'. A grid smaller than the machine places every block then, so a core whose share
+  // is nothing gets no work at all.
+  const std::uint64_t share =
+      placed_ ? std::numeric_limits<std::uint64_t>::max() : blocks->initial_share(index_);
+  if (share == 0) no_more_blocks_ = true;
   placed_ = true;
-  while (!no_more_blocks_) {
-    if (first && active_blocks_ >= first_share) {
-      // Breadth-first: the rest is other cores' share. A grid smaller than the machine places
-      // every block now, so a core whose share is nothing gets no work at all.
-      if (first_share == 0) no_more_blocks_ = true;
-      break;
-    }
+  while (!no_more_blocks_ && active_blocks_ < share) {
     if (active_blocks_ >= params_.max_resident_blocks) {
       refused_by_ = Refusal::blocks;
       break;
