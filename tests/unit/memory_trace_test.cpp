@@ -232,30 +232,30 @@ TEST_F(PatternConfig, CountsAndReachFollowFromThePattern) {
 }
 
 TEST_F(PatternConfig, BadPatternsAreLocatedErrors) {
-  EXPECT_NE(error_of("  path: x.trace\n  pattern: {order: random, accesses: 1, span: 1GiB, "
-                     "operation: load}\n")
-                .find("either a file ('path') or a generated stream ('pattern'), not both"),
-            std::string::npos);
-  EXPECT_NE(error_of("  access_bytes: 64B\n").find("needs 'path' (a trace file) or 'pattern'"),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, operation: load}\n")
-                .find("workload.pattern.span: missing required key 'span'"),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, span: 100B, operation: load}\n")
-                .find("workload.pattern.span: value \"100B\": must be a whole number of accesses"),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: random, accesses: 1, span: 32GiB, operation: load}\n")
-                .find("the stream reaches 32 GiB but the memory's capacity is 16 GiB"),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: strided, accesses: 1, operation: load}\n")
-                .find("workload.pattern.order: value \"strided\""),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: sequential, accesses: 0, operation: load}\n")
-                .find("workload.pattern.accesses"),
-            std::string::npos);
-  EXPECT_NE(error_of("  pattern: {order: sequential, accesses: 1, operation: load, sead: 3}\n")
-                .find("unknown key 'sead' (did you mean 'seed'?)"),
-            std::string::npos);
+  struct Case {
+    const char* workload;  // lines of the workload section
+    const char* message;   // a part of the error it must give
+  };
+  const Case cases[] = {
+      {"  path: x.trace\n  pattern: {order: random, accesses: 1, span: 1GiB, operation: load}\n",
+       "either a file ('path') or a generated stream ('pattern'), not both"},
+      {"  access_bytes: 64B\n", "needs 'path' (a trace file) or 'pattern'"},
+      {"  pattern: {order: random, accesses: 1, operation: load}\n",
+       "workload.pattern.span: missing required key 'span'"},
+      {"  pattern: {order: random, accesses: 1, span: 100B, operation: load}\n",
+       "workload.pattern.span: value \"100B\": must be a whole number of accesses"},
+      {"  pattern: {order: random, accesses: 1, span: 32GiB, operation: load}\n",
+       "the stream reaches 32 GiB but the memory's capacity is 16 GiB"},
+      {"  pattern: {order: strided, accesses: 1, operation: load}\n",
+       "workload.pattern.order: value \"strided\""},
+      {"  pattern: {order: sequential, accesses: 0, operation: load}\n", "workload.pattern.accesses"},
+      {"  pattern: {order: sequential, accesses: 1, operation: load, sead: 3}\n",
+       "unknown key 'sead' (did you mean 'seed'?)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.workload);
+    EXPECT_NE(error_of(c.workload).find(c.message), std::string::npos);
+  }
 }
 
 }  // namespace
