@@ -4,7 +4,8 @@
 // accesses (the bytes of one row of one bank of one pseudo-channel; a 2-D region's pieces that lie
 // side by side in one row are one access) and each is served by its pseudo-channel's
 // DramChannel, in address order (a 2-D region's merged pieces in the order of their first). The
-// request is done when its last pseudo-channel has moved its last burst. Cost: one row access per row touched, never per burst. Plain C++.
+// request is done when its last pseudo-channel has moved its last burst. Cost: one row access per
+// row touched, never per burst. Plain C++.
 #pragma once
 
 #include <array>

@@ -151,7 +151,8 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, st
   assert(params.line_bytes > 0 && (params.line_bytes & (params.line_bytes - 1)) == 0);
   assert(params.sets() * params.associativity * params.line_bytes == params.capacity_bytes);
   assert(params.sector_bytes > 0 && (params.sector_bytes & (params.sector_bytes - 1)) == 0);
-  assert(params.sector_bytes <= params.line_bytes && params.sectors_per_line() <= kMaxSectorsPerLine);
+  assert(params.sector_bytes <= params.line_bytes &&
+         params.sectors_per_line() <= kMaxSectorsPerLine);
   assert(params.bandwidth.bytes_per_second > 0);
 }
 

@@ -133,7 +133,8 @@ struct L2CacheStats : StatFields<L2CacheStats> {
         counter("write_through_bytes", &L2CacheStats::write_through_bytes, "bytes", Merge::sum,
                 "bytes of stores passed on to HBM (write-through)"),
         counter("dirty_at_end_lines", &L2CacheStats::dirty_at_end_lines, "lines", Merge::sum,
-                "lines with a dirty sector when the kernel ended: kept in the L2, not written to HBM"),
+                "lines with a dirty sector when the kernel ended: kept in the L2, not written to "
+                "HBM"),
         counter("dirty_at_end_bytes", &L2CacheStats::dirty_at_end_bytes, "bytes", Merge::sum,
                 "bytes of the sectors still dirty at the end: beside Q, not in it"),
         formula(
@@ -234,7 +235,8 @@ class CacheSets {
   }
   /// Adds sectors to the line's valid and dirty ones.
   void mark_sectors(std::uint64_t set, std::uint32_t way, std::uint8_t valid, std::uint8_t dirty) {
-    header(set)[sectors_at_ + way] |= static_cast<std::uint8_t>(valid | dirty << kMaxSectorsPerLine);
+    header(set)[sectors_at_ + way] |=
+        static_cast<std::uint8_t>(valid | dirty << kMaxSectorsPerLine);
   }
   std::uint64_t tag(std::uint64_t set, std::uint32_t way) const { return tags(set)[way]; }
   std::uint64_t& ready_ps(std::uint64_t set, std::uint32_t way) { return tags(set)[ways_ + way]; }

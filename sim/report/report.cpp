@@ -238,10 +238,11 @@ void add_cache_text(std::string& out, const RunConfig& config, const LevelResult
   const auto share = [&](std::uint64_t lines) {
     return percent(looked_up ? static_cast<double>(lines) / static_cast<double>(looked_up) : 0);
   };
+  const bool sectored = params.sectors_per_line() > 1;
   const std::string sectors =
-      params.sectors_per_line() > 1 ? fmt::format(" of {}-byte sectors", params.sector_bytes) : "";
+      sectored ? fmt::format(" of {}-byte sectors", params.sector_bytes) : "";
   const std::string sector_misses =
-      params.sectors_per_line() > 1
+      sectored
           ? fmt::format(" ({} found the line, not the sectors)", share(cache.sector_miss_lines))
           : "";
   out += fmt::format(

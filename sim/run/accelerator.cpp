@@ -39,7 +39,10 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& hardware,
                          AccessSource& trace, const MemoryTraceSpec& spec)
-    : sc_module(name), hbm("hbm", hardware.hbm), scheduler("scheduler", 0, 0, 0), wakeups("wakeups") {
+    : sc_module(name),
+      hbm("hbm", hardware.hbm),
+      scheduler("scheduler", 0, 0, 0),
+      wakeups("wakeups") {
   chain_levels(hardware);
   TracePlayerParams params;
   params.access_bytes = spec.access_bytes;
