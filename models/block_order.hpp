@@ -5,6 +5,10 @@
 // B panel at once), column-major the transpose, and grouped order walks down a group of G block
 // rows before moving one column right (Triton's GROUP_SIZE_M), so the blocks running together
 // cover a squarer patch of C and read fewer distinct A and B tiles.
+//
+// A kernel of thread-block clusters hands its clusters out whole: the order walks the grid of
+// clusters, and the blocks of each cluster follow one another (row by row within it), as a GPU
+// launches a cluster's blocks together.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +37,10 @@ inline std::string_view name_of(BlockOrderKind kind) {
 struct BlockOrderParams {
   BlockOrderKind kind = BlockOrderKind::row_major;
   std::uint64_t group = 1;  ///< grouped: block rows a group spans (the last group may be shorter)
+  /// Blocks of a cluster along the rows and the columns (1 x 1: no clusters). They divide the
+  /// grid, and `group` is a multiple of cluster_rows (check_rules of the workload).
+  std::uint64_t cluster_rows = 1;
+  std::uint64_t cluster_cols = 1;
 };
 
 class BlockOrder {
@@ -48,23 +56,37 @@ class BlockOrder {
 
   /// The block handed out `index`-th (0-based).
   BlockCoord at(std::uint64_t index) const {
+    const std::uint64_t cluster_rows = order_.cluster_rows;
+    const std::uint64_t cluster_cols = order_.cluster_cols;
+    const std::uint64_t cluster_blocks = cluster_rows * cluster_cols;
+    if (cluster_blocks == 1) return in_order(index, rows_, cols_, order_.group);
+    const BlockCoord cluster = in_order(index / cluster_blocks, rows_ / cluster_rows,
+                                        cols_ / cluster_cols, order_.group / cluster_rows);
+    const std::uint64_t member = index % cluster_blocks;
+    return BlockCoord{cluster.row * cluster_rows + member / cluster_cols,
+                      cluster.col * cluster_cols + member % cluster_cols};
+  }
+
+ private:
+  // The `index`-th of a rows x cols grid in this order's kind (groups of `group` rows).
+  BlockCoord in_order(std::uint64_t index, std::uint64_t rows, std::uint64_t cols,
+                      std::uint64_t group) const {
     switch (order_.kind) {
       case BlockOrderKind::row_major:
         break;
       case BlockOrderKind::column_major:
-        return BlockCoord{index % rows_, index / rows_};
+        return BlockCoord{index % rows, index / rows};
       case BlockOrderKind::grouped: {
-        const std::uint64_t per_group = order_.group * cols_;
-        const std::uint64_t first_row = index / per_group * order_.group;
-        const std::uint64_t group_rows = std::min(order_.group, rows_ - first_row);
+        const std::uint64_t per_group = group * cols;
+        const std::uint64_t first_row = index / per_group * group;
+        const std::uint64_t group_rows = std::min(group, rows - first_row);
         const std::uint64_t in_group = index % per_group;
         return BlockCoord{first_row + in_group % group_rows, in_group / group_rows};
       }
     }
-    return BlockCoord{index / cols_, index % cols_};
+    return BlockCoord{index / cols, index % cols};
   }
 
- private:
   std::uint64_t rows_;
   std::uint64_t cols_;
   BlockOrderParams order_;

@@ -57,15 +57,23 @@ struct BlockCoord {
   std::uint64_t col = 0;
 };
 
-/// Where a load or store falls for block (r, c): base + r * block_row_bytes + c * block_col_bytes.
+/// Where a load or store falls for block (r, c): base + r * block_row_bytes + c * block_col_bytes,
+/// plus, for the slice of a tile one block of a thread-block cluster fetches for all of them (TMA
+/// multicast), (r % cluster_rows) * member_row_bytes + (c % cluster_cols) * member_col_bytes.
 struct AddressPattern {
-  Region region_of_block0;            ///< the region for block (0, 0)
-  std::uint64_t block_row_bytes = 0;  ///< address step per block row, bytes
-  std::uint64_t block_col_bytes = 0;  ///< address step per block column, bytes
+  Region region_of_block0;             ///< the region for block (0, 0)
+  std::uint64_t block_row_bytes = 0;   ///< address step per block row, bytes
+  std::uint64_t block_col_bytes = 0;   ///< address step per block column, bytes
+  std::uint32_t cluster_rows = 1;      ///< blocks of a cluster along the rows (1: no slices)
+  std::uint32_t cluster_cols = 1;      ///< ...and along the columns
+  std::uint64_t member_row_bytes = 0;  ///< address step per block row within its cluster
+  std::uint64_t member_col_bytes = 0;  ///< address step per block column within its cluster
 
   Region for_block(BlockCoord block) const {
     Region region = region_of_block0;
-    region.base += block.row * block_row_bytes + block.col * block_col_bytes;
+    region.base += block.row * block_row_bytes + block.col * block_col_bytes +
+                   block.row % cluster_rows * member_row_bytes +
+                   block.col % cluster_cols * member_col_bytes;
     return region;
   }
 };

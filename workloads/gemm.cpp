@@ -34,7 +34,13 @@ std::string describe(const GemmSpec& s) {
   if (s.register_tile.m != 1 || s.register_tile.n != 1) {
     text += fmt::format(", {}x{} per thread", s.register_tile.m, s.register_tile.n);
   }
-  if (s.warp_tile) text += fmt::format(", {}x{} per warp", s.warp_tile->m, s.warp_tile->n);
+  if (s.warp_tile) {
+    text += fmt::format(", {}x{} per {}", s.warp_tile->m, s.warp_tile->n,
+                        s.warp_tile->warps == 1 ? "warp" : "warpgroup");
+  }
+  if (s.cluster.blocks() > 1) {
+    text += fmt::format(", clusters of {}x{} blocks", s.cluster.m, s.cluster.n);
+  }
   if (s.block_order.kind == BlockOrderKind::grouped) {
     text += fmt::format(", blocks grouped by {}", s.block_order.group);
   } else if (s.block_order.kind == BlockOrderKind::column_major) {
@@ -75,6 +81,43 @@ std::optional<Violation> check_holds(const char* key, std::uint64_t value, std::
   return Violation{key, fmt::format("must be a multiple of {} = {}", inner_name, inner), ""};
 }
 
+// A cluster tiles the grid, and its blocks split the tiles they share into whole rows: A's B_M
+// rows among the C_N blocks of a block row, B's B_K rows among the C_M of a column.
+std::optional<Violation> check_cluster(const GemmSpec& s) {
+  const ClusterShape& c = s.cluster;
+  if (c.blocks() == 1) return std::nullopt;
+  struct Divides {
+    const char* key;
+    std::uint64_t count, whole;
+    const char *whole_name, *why, *fix;
+  };
+  const char* tile_grid = "clusters tile the grid: choose a divisor of it";
+  for (const Divides& d : {
+           Divides{"workload.cluster.m", c.m, s.m / s.tile.m, "the grid's block rows, m / tile.m",
+                   "", tile_grid},
+           Divides{"workload.cluster.n", c.n, s.n / s.tile.n,
+                   "the grid's block columns, n / tile.n", "", tile_grid},
+           Divides{"workload.cluster.n", c.n, s.tile.m, "tile.m",
+                   ": the cluster's blocks along N each fetch a share of the A tile's rows",
+                   "choose a divisor of tile.m"},
+           Divides{"workload.cluster.m", c.m, s.tile.k, "tile.k",
+                   ": the cluster's blocks along M each fetch a share of the B tile's rows",
+                   "choose a divisor of tile.k"},
+       }) {
+    if (d.whole % d.count == 0) continue;
+    return Violation{d.key, fmt::format("must divide {} = {}{}", d.whole_name, d.whole, d.why),
+                     d.fix};
+  }
+  if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group % c.m != 0) {
+    return Violation{"workload.block_order.group",
+                     fmt::format("must be a multiple of cluster.m = {}: clusters are handed out "
+                                 "whole",
+                                 c.m),
+                     "use a multiple of it"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Violation> check_rules(const GemmSpec& s) {
@@ -111,7 +154,7 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   if (auto v = check_nests("workload.register_tile.m", r.m, s.tile.m, "tile.m")) return v;
   if (auto v = check_nests("workload.register_tile.n", r.n, s.tile.n, "tile.n")) return v;
   if (s.warp_tile) {
-    const RegisterTile& w = *s.warp_tile;
+    const WarpTile& w = *s.warp_tile;
     if (auto v = check_nests("workload.warp_tile.m", w.m, s.tile.m, "tile.m")) return v;
     if (auto v = check_nests("workload.warp_tile.n", w.n, s.tile.n, "tile.n")) return v;
     if (auto v = check_holds("workload.warp_tile.m", w.m, r.m, "register_tile.m")) return v;
@@ -124,14 +167,16 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
         fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
         fmt::format("use a group of at most {}", grid_rows)};
   }
-  return std::nullopt;
+  return check_cluster(s);
 }
 
 namespace {
 
 // The outputs whose operands are read from SRAM together: a warp's when the warp shares its
 // fragments (warp_tile), else one thread's register tile.
-RegisterTile sram_read_tile(const GemmSpec& s) { return s.warp_tile.value_or(s.register_tile); }
+RegisterTile sram_read_tile(const GemmSpec& s) {
+  return s.warp_tile ? RegisterTile{s.warp_tile->m, s.warp_tile->n} : s.register_tile;
+}
 
 }  // namespace
 
@@ -171,15 +216,19 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   a.flops = 2 * s.m * s.n * s.k;
   // An element of A is read once per group of outputs along N that shares it on chip: the block
   // (B_N, in SRAM) when tiled, else the thread (R_N, in registers; 1 without reuse). B likewise.
+  // A cluster fetches a tile once for all its blocks (C_N B_N, C_M B_M).
   const std::uint64_t a_shared_by = tiled ? s.tile.n : s.register_tile.n;
   const std::uint64_t b_shared_by = tiled ? s.tile.m : s.register_tile.m;
-  a.hbm_read_bytes = (s.n / a_shared_by) * s.m * s.k * e + (s.m / b_shared_by) * s.k * s.n * e;
+  const auto operand_bytes = [&](std::uint64_t a_by, std::uint64_t b_by) {
+    return (s.n / a_by) * s.m * s.k * e + (s.m / b_by) * s.k * s.n * e;
+  };
+  a.hbm_read_bytes = operand_bytes(a_shared_by * s.cluster.n, b_shared_by * s.cluster.m);
   a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
   if (tiled) {
-    // Tiles land in SRAM once; threads (or warps) read them into registers, each element reused
-    // over the register (or warp) tile.
+    // Tiles land whole in every block's SRAM; threads (or warps) read them into registers, each
+    // element reused over the register (or warp) tile.
     const RegisterTile r = sram_read_tile(s);
-    a.sram_write_bytes = a.hbm_read_bytes;
+    a.sram_write_bytes = operand_bytes(a_shared_by, b_shared_by);
     a.sram_read_bytes = (s.n / r.n) * s.m * s.k * e + (s.m / r.m) * s.k * s.n * e;
   }
   a.roof = roof;
@@ -205,18 +254,26 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. Straight into
   // registers, each column of threads reads that region for itself (B_N / R_N times); B_k
   // likewise once per row of threads.
+  // In a cluster, each block fetches its share of the rows: A's B_M / C_N, B's B_K / C_M.
+  const ClusterShape& cluster = s.cluster;
   auto a_tile = [&](std::uint64_t step) {
     AddressPattern p;
+    const std::uint64_t rows = t.m / cluster.n;
     p.region_of_block0 =
-        Region{layout.a + step * t.k * e, t.m, t.k * e, s.k * e, tiled ? 1 : t.n / r.n};
+        Region{layout.a + step * t.k * e, rows, t.k * e, s.k * e, tiled ? 1 : t.n / r.n};
     p.block_row_bytes = t.m * s.k * e;
+    p.cluster_cols = static_cast<std::uint32_t>(cluster.n);
+    p.member_col_bytes = rows * s.k * e;
     return p;
   };
   auto b_tile = [&](std::uint64_t step) {
     AddressPattern p;
+    const std::uint64_t rows = t.k / cluster.m;
     p.region_of_block0 =
-        Region{layout.b + step * t.k * s.n * e, t.k, t.n * e, s.n * e, tiled ? 1 : t.m / r.m};
+        Region{layout.b + step * t.k * s.n * e, rows, t.n * e, s.n * e, tiled ? 1 : t.m / r.m};
     p.block_col_bytes = t.n * e;
+    p.cluster_rows = static_cast<std::uint32_t>(cluster.m);
+    p.member_row_bytes = rows * s.n * e;
     return p;
   };
   AddressPattern c_tile;
@@ -253,8 +310,10 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
     // Tiled loads land in SRAM; otherwise operands go straight to registers.
     const AddressPattern a_k = a_tile(step);
     const AddressPattern b_k = b_tile(step);
-    loop.add_step({Op::load(kA, k, a_k, tiled ? a_k.region_of_block0.bytes() : 0),
-                   Op::load(kB, k, b_k, tiled ? b_k.region_of_block0.bytes() : 0)},
+    // Whole tiles land in SRAM, the block's own slice and those its cluster multicasts to it.
+    const std::uint64_t a_lands = tiled ? t.m * t.k * e : 0;
+    const std::uint64_t b_lands = tiled ? t.k * t.n * e : 0;
+    loop.add_step({Op::load(kA, k, a_k, a_lands), Op::load(kB, k, b_k, b_lands)},
                   Op::compute(k, 2 * t.m * t.n * t.k, sram_reads));
   }
   // Partial sums stay in registers until the last K-step; C is written once.
@@ -270,6 +329,8 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   kernel.threads_per_block = f.threads;
   kernel.warps_per_block = f.warps;
   kernel.block_order = s.block_order;
+  kernel.block_order.cluster_rows = cluster.m;
+  kernel.block_order.cluster_cols = cluster.n;
   kernel.sram_bytes_per_block = f.sram_bytes;
   kernel.register_bytes_per_block = f.register_bytes;
   return kernel;
@@ -291,18 +352,43 @@ std::string WorkloadKind<GemmSpec>::short_label(const GemmSpec& g) {
 
 std::optional<Violation> WorkloadKind<GemmSpec>::check_threads(const GemmSpec& spec,
                                                                const KernelTarget& limits) {
+  if (spec.cluster.blocks() > limits.max_cluster_size) {
+    return Violation{
+        "workload.cluster",
+        limits.max_cluster_size == 1
+            ? fmt::format("a cluster of {} x {} blocks, but the cores have no thread-block "
+                          "clusters (hardware.cores.max_cluster_size is 1)",
+                          spec.cluster.m, spec.cluster.n)
+            : fmt::format("a cluster of {} x {} = {} blocks, but a cluster holds at most {} "
+                          "(hardware.cores.max_cluster_size)",
+                          spec.cluster.m, spec.cluster.n, spec.cluster.blocks(),
+                          limits.max_cluster_size),
+        "use a smaller cluster, or leave cluster out"};
+  }
   if (!spec.warp_tile) return std::nullopt;
-  // A warp tile is what one warp's threads compute together: exactly a warp of register tiles.
-  const RegisterTile& w = *spec.warp_tile;
+  // A warp tile is what one warp's (or warpgroup's) threads compute together: exactly that many
+  // register tiles.
+  const WarpTile& w = *spec.warp_tile;
+  if (w.warps > 1 && !limits.warpgroup_mma) {
+    return Violation{"workload.warp_tile.warps",
+                     fmt::format("{} warps sharing one matrix instruction need warpgroup MMA, "
+                                 "which the cores lack (hardware.cores.warpgroup_mma is false)",
+                                 w.warps),
+                     "use warps: 1 (a warp's mma), or a machine with warpgroup MMA"};
+  }
   const RegisterTile& r = spec.register_tile;
   const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);
-  if (threads == limits.warp_size) return std::nullopt;
+  const std::uint64_t wanted = std::uint64_t{limits.warp_size} * w.warps;
+  if (threads == wanted) return std::nullopt;
+  const std::string group =
+      w.warps == 1 ? fmt::format("a warp has {}", limits.warp_size)
+                   : fmt::format("{} warps of {} have {}", w.warps, limits.warp_size, wanted);
   return Violation{"workload.warp_tile",
                    fmt::format("a warp tile of {} x {} with a register tile of {} x {} has {} "
-                               "threads but a warp has {} (hardware.cores.warp_size)",
-                               w.m, w.n, r.m, r.n, threads, limits.warp_size),
+                               "threads but {} (hardware.cores.warp_size)",
+                               w.m, w.n, r.m, r.n, threads, group),
                    "choose warp_tile so that (m / register_tile.m) x (n / register_tile.n) "
-                   "equals the warp size"};
+                   "equals the warp size times warp_tile.warps"};
 }
 
 ThreadRegistersNote WorkloadKind<GemmSpec>::thread_registers_note(const GemmSpec& spec) {

@@ -17,6 +17,14 @@
 //   With a warp_tile W_M x W_N (the outputs of one warp, its threads' register tiles together)
 //   the warp reads each operand fragment from SRAM once for all its threads, as tensor-core
 //   matrix instructions load their fragments: (B_M/W_M)(B_N/W_N)(W_M + W_N) B_K e per K-step.
+//   A warp tile of `warps: 4` is a Hopper warpgroup's (wgmma): its four warps' outputs, their
+//   operands read from SRAM once for the 128 threads.
+// - A cluster of C_M x C_N blocks (Hopper's thread-block clusters, tiled only) shares its tiles
+//   by TMA multicast: the C_N blocks of a cluster's block row need the same A tile, and each
+//   fetches a C_N-th of it (its rows) for all of them; the C_M blocks of a column share B so.
+//   Every block's SRAM still receives whole tiles; the L2 and HBM serve each tile once per
+//   cluster. A block waits for its own slice only: the cluster's blocks start together and fetch
+//   their slices side by side, which the model takes to land together.
 // Local blocking divides the traffic of the level that feeds the registers (HBM without shared
 // memory, SRAM with it) by the register tile; shared-memory blocking divides HBM traffic by the
 // block tile.
@@ -58,6 +66,22 @@ struct RegisterTile {
   std::uint64_t n = 1;  ///< outputs per thread along N
 };
 
+/// The outputs of the warps that read their operand fragments from SRAM together: one warp
+/// (mma after ldmatrix) or a warpgroup of four (Hopper's wgmma).
+struct WarpTile {
+  std::uint64_t m = 0;
+  std::uint64_t n = 0;
+  std::uint32_t warps = 1;  ///< 1: a warp; 4: a warpgroup
+};
+
+/// Blocks of a thread-block cluster along M and N; 1 x 1 is no cluster.
+struct ClusterShape {
+  std::uint64_t m = 1;
+  std::uint64_t n = 1;
+
+  std::uint64_t blocks() const { return m * n; }
+};
+
 struct GemmSpec {
   std::uint64_t m = 0;
   std::uint64_t n = 0;
@@ -68,9 +92,10 @@ struct GemmSpec {
   TileShape tile;
   std::uint32_t stages = 1;
   RegisterTile register_tile;
-  /// The outputs of one warp when its threads share operand fragments read from SRAM (tiled
-  /// only); unset, each thread reads its own operands.
-  std::optional<RegisterTile> warp_tile;
+  /// The outputs of one warp (or warpgroup) when its threads share operand fragments read from
+  /// SRAM (tiled only); unset, each thread reads its own operands.
+  std::optional<WarpTile> warp_tile;
+  ClusterShape cluster;  ///< blocks that multicast their tiles to each other (tiled only)
   std::uint32_t register_overhead = 0;                ///< registers per thread beyond the data
   std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
   SpillPolicy spill = SpillPolicy::refuse;
@@ -80,8 +105,8 @@ struct GemmSpec {
 std::string describe(const GemmSpec& spec);
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
 /// matrix, stages <= K-steps, the register tile divides the tile (and the warp tile, which divides
-/// the tile), a block-order group spans at most the grid's block rows. The first one broken, if
-/// any.
+/// the tile), a block-order group spans at most the grid's block rows, a cluster divides the grid
+/// and its slices the tiles. The first one broken, if any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
@@ -110,7 +135,8 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
   static std::optional<Violation> check_rules(const GemmSpec& spec) {
     return ridgeline::check_rules(spec);
   }
-  /// A warp tile must be exactly one warp of register tiles.
+  /// A warp tile must be exactly one warp (or warpgroup) of register tiles; a warpgroup and a
+  /// cluster need cores that have them.
   static std::optional<Violation> check_threads(const GemmSpec& spec, const KernelTarget& limits);
   static ThreadRegistersNote thread_registers_note(const GemmSpec& spec);
 
@@ -131,6 +157,11 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     if (g.warp_tile) {
       visitor.integer("warp_tile.m", g.warp_tile->m);
       visitor.integer("warp_tile.n", g.warp_tile->n);
+      visitor.integer("warp_tile.warps", g.warp_tile->warps);
+    }
+    if (g.cluster.blocks() > 1) {
+      visitor.integer("cluster.m", g.cluster.m);
+      visitor.integer("cluster.n", g.cluster.n);
     }
     visitor.text("block_order.kind", name_of(g.block_order.kind));
     visitor.integer("block_order.group", g.block_order.group);

@@ -31,6 +31,12 @@ void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
   if (auto block = cores.optional("max_threads_per_block")) {
     threads.max_threads_per_block = small_count(*block, 1u << 24);
   }
+  if (auto cluster = cores.optional("max_cluster_size")) {
+    threads.max_cluster_size = small_count(*cluster, 16);
+  }
+  if (auto warpgroup = cores.optional("warpgroup_mma")) {
+    threads.warpgroup_mma = warpgroup->choice({"true", "false"}) == "true";
+  }
   if (auto barrier = cores.optional("barrier_latency")) {
     threads.barrier = Cycles{barrier->quantity(Dimension::cycles)};
     if (threads.barrier.count > 1'000'000) barrier->fail("must be at most 1000000cycles");

@@ -123,8 +123,24 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
     }
     const ConfigNode w_m = warp->required("m");
     const ConfigNode w_n = warp->required("n");
-    spec.warp_tile = RegisterTile{w_m.positive_count(), w_n.positive_count()};
+    spec.warp_tile = WarpTile{w_m.positive_count(), w_n.positive_count()};
+    // 1: a warp's matrix instruction; 4: a Hopper warpgroup's (wgmma).
+    if (auto warps = warp->optional("warps")) {
+      spec.warp_tile->warps = warps->choice({"1", "4"}) == "4" ? 4 : 1;
+    }
     warp->reject_unknown_keys();
+  }
+  if (auto cluster = w.optional("cluster")) {
+    if (spec.strategy != GemmStrategy::tiled) {
+      cluster->fail(fmt::format("{} keeps no tile in SRAM for a cluster to multicast",
+                                name_of(spec.strategy)),
+                    "use strategy: tiled, or leave cluster out");
+    }
+    // The limit of the machine (hardware.cores.max_cluster_size) is check_threads'; 16 is the
+    // most any GPU allows.
+    spec.cluster.m = cluster->required("m").positive_count_at_most(16);
+    spec.cluster.n = cluster->required("n").positive_count_at_most(16);
+    cluster->reject_unknown_keys();
   }
   parse_thread_registers(w, spec);
   if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);

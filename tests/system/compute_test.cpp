@@ -229,6 +229,27 @@ TEST(SramLevel, AWarpTileIsSimulatedAsOneReadPerWarp) {
   EXPECT_EQ(run.result.sram_total().read_bytes, run.config.analysis.sram_read_bytes);
 }
 
+// Hopper's GEMM (clusters of 2 x 1 with TMA multicast, wgmma warpgroups) on the H100 preset: the
+// cores fetch each B tile once per cluster, so the L2 serves the model's Q with B halved, while
+// every block's SRAM receives its tiles whole; wgmma reads them once per warpgroup.
+TEST(Cluster, MulticastIsSimulatedAsTheSlicesEachBlockFetches) {
+  const Simulated run = simulate_once("hardware/h100-sxm5-80gb.yaml",
+                                      "workloads/tensor-core/gemm-4096-bf16-hopper.yaml",
+                                      {"workload.m=1024", "workload.n=1024", "workload.k=1024"});
+  const Analysis& a = run.config.analysis;
+  const std::uint64_t mnk_e = 1024ull * 1024 * 1024 * 2;
+  EXPECT_EQ(a.hbm_read_bytes, mnk_e / 256 + mnk_e / (2 * 128));  // A per block, B per cluster
+  EXPECT_EQ(run.result.core_total().load_bytes, a.hbm_read_bytes);
+  ASSERT_NE(run.result.cache_stats("l2"), nullptr);
+  EXPECT_EQ(run.result.cache_stats("l2")->read_bytes, a.hbm_read_bytes);
+  const SramStats sram = run.result.sram_total();
+  EXPECT_EQ(sram.write_bytes, mnk_e / 256 + mnk_e / 128);  // both tiles land whole
+  EXPECT_EQ(sram.write_bytes, a.sram_write_bytes);
+  // (B_M / 64)(B_N / 256)(64 + 256) B_K e a K-step: two warpgroups, each reading once.
+  EXPECT_EQ(sram.read_bytes, (8u * 4) * (1024u / 64) * 2 * 320 * 64 * 2);
+  EXPECT_EQ(sram.read_bytes, a.sram_read_bytes);
+}
+
 // --- question 1: shared-memory blocking cuts HBM traffic, local blocking SRAM traffic ---
 
 TEST(QuestionOne, EachBlockingCutsTheTrafficOfItsLevel) {

@@ -61,5 +61,41 @@ TEST(BlockOrder, EveryOrderHandsOutEveryBlockOnce) {
   }
 }
 
+// A cluster's blocks are handed out one after the other, row by row within it, and the order's
+// kind walks the grid of clusters.
+TEST(BlockOrder, ClustersAreHandedOutWhole) {
+  BlockOrderParams pairs;  // 2 x 1 clusters, row-major over the 2 x 3 grid of clusters
+  pairs.cluster_rows = 2;
+  // ...down each pair of rows column by column: Triton's grouping by 2 (above).
+  EXPECT_EQ(sequence(4, 3, pairs), sequence(4, 3, {BlockOrderKind::grouped, 2}));
+  EXPECT_EQ(sequence(4, 3, pairs)[2], (std::pair<std::uint64_t, std::uint64_t>{0, 1}));
+  BlockOrderParams squares{BlockOrderKind::column_major, 1, 2, 2};  // 2 x 2 over 2 x 2 clusters
+  EXPECT_EQ(sequence(4, 4, squares), (Seq{{0, 0},
+                                          {0, 1},
+                                          {1, 0},
+                                          {1, 1},
+                                          {2, 0},
+                                          {2, 1},
+                                          {3, 0},
+                                          {3, 1},
+                                          {0, 2},
+                                          {0, 3},
+                                          {1, 2},
+                                          {1, 3},
+                                          {2, 2},
+                                          {2, 3},
+                                          {3, 2},
+                                          {3, 3}}));
+  // Grouped by 4 block rows is grouped by 2 cluster rows: down two clusters, then right.
+  BlockOrderParams grouped{BlockOrderKind::grouped, 4, 2, 1};
+  const Seq g = sequence(4, 2, grouped);
+  EXPECT_EQ(g, (Seq{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}}));
+  for (const BlockOrderParams order :
+       {pairs, grouped, BlockOrderParams{BlockOrderKind::grouped, 2, 2, 3}}) {
+    const Seq all = sequence(8, 6, order);
+    EXPECT_EQ(std::set(all.begin(), all.end()).size(), 48u);
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline

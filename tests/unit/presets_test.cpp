@@ -64,7 +64,8 @@ TEST(Presets, A100FortyGigabytesDiffersOnlyInItsMemory) {
   EXPECT_EQ(forty.hardware.hbm.peak_bandwidth.bytes_per_second, 1'555'000'000'000u);
   EXPECT_EQ(forty.hardware.cores, eighty.hardware.cores);
   EXPECT_EQ(forty.hardware.core_clock.frequency_hz, eighty.hardware.core_clock.frequency_hz);
-  EXPECT_EQ(forty.hardware.peak_flop_per_s(DataType::bf16), eighty.hardware.peak_flop_per_s(DataType::bf16));
+  EXPECT_EQ(forty.hardware.peak_flop_per_s(DataType::bf16),
+            eighty.hardware.peak_flop_per_s(DataType::bf16));
   EXPECT_EQ(forty.hardware.l2->capacity_bytes, eighty.hardware.l2->capacity_bytes);
   EXPECT_EQ(forty.hardware.l2->sector_bytes, 32u);
   EXPECT_EQ(forty.hardware.core.sram.capacity_bytes, eighty.hardware.core.sram.capacity_bytes);
@@ -132,6 +133,18 @@ TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
     EXPECT_EQ(hw.core.max_resident_blocks, 32u);
     EXPECT_EQ(hw.threads.max_threads_per_block, 1024u);
     EXPECT_EQ(hw.threads.max_registers_per_thread, 255u);
+  }
+}
+
+// Hopper has thread-block clusters (8 blocks, the portable size) and warpgroup MMA; Ampere
+// neither, so a Hopper kernel is refused on the A100 rather than run as if it had them.
+TEST(Presets, OnlyHopperHasClustersAndWarpgroups) {
+  for (const auto& [path, cluster, warpgroup] :
+       {std::tuple{kA100, 1u, false}, std::tuple{kH100, 8u, true}, std::tuple{kH200, 8u, true}}) {
+    SCOPED_TRACE(path);
+    const HardwareParams hw = preset(path).hardware;
+    EXPECT_EQ(hw.threads.max_cluster_size, cluster);
+    EXPECT_EQ(hw.threads.warpgroup_mma, warpgroup);
   }
 }
 

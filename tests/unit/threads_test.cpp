@@ -92,7 +92,7 @@ TEST(SramLevel, QFollowsTheRegisterTile) {
 // tile's place in the formulas goes to the warp tile, per K-step and over the whole run.
 TEST(SramLevel, AWarpTileReadsOperandsOncePerWarp) {
   GemmSpec spec = gemm_2048(8, 8);
-  spec.warp_tile = RegisterTile{64, 32};  // 8 x 4 threads of 8 x 8
+  spec.warp_tile = WarpTile{64, 32};  // 8 x 4 threads of 8 x 8
   const Analysis a = analyze(spec, kRoof);
   const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
   EXPECT_EQ(a.sram_read_bytes, mnk_e / 32 + mnk_e / 64);
@@ -107,6 +107,114 @@ TEST(SramLevel, AWarpTileReadsOperandsOncePerWarp) {
   }
   EXPECT_EQ(computes, 2048u / 32);
   EXPECT_EQ(computes * 2u * 4 * 96 * 32 * 4 * kernel.blocks(), a.sram_read_bytes);
+}
+
+// A warpgroup (wgmma) reads each operand from SRAM once for its four warps: the formula's tile is
+// the warpgroup's 64 x 128, and it must hold 4 x 32 threads.
+TEST(SramLevel, AWarpgroupTileReadsOperandsOncePerWarpgroup) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.warp_tile = WarpTile{64, 128, 4};  // 8 x 16 threads of 8 x 8
+  const Analysis a = analyze(spec, kRoof);
+  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+  EXPECT_EQ(a.sram_read_bytes, mnk_e / 128 + mnk_e / 64);
+  KernelTarget hopper;
+  hopper.warpgroup_mma = true;
+  EXPECT_FALSE(WorkloadKind<GemmSpec>::check_threads(spec, hopper));
+  const auto without = WorkloadKind<GemmSpec>::check_threads(spec, KernelTarget{});
+  ASSERT_TRUE(without);
+  EXPECT_EQ(without->key_path, "workload.warp_tile.warps");
+  spec.warp_tile = WarpTile{64, 32, 4};  // 32 threads: one warp, not four
+  const auto one_warp = WorkloadKind<GemmSpec>::check_threads(spec, hopper);
+  ASSERT_TRUE(one_warp);
+  EXPECT_NE(one_warp->rule.find("has 32 threads but 4 warps of 32 have 128"), std::string::npos)
+      << one_warp->rule;
+}
+
+// A 2 x 1 cluster shares each B tile between the two blocks of a column: each fetches half its
+// rows, the L2 and HBM see B once per cluster, and every block's SRAM still receives both tiles
+// whole. A is fetched by each block as before.
+TEST(Cluster, MulticastHalvesTheSharedTilesFetchesNotWhatLands) {
+  GemmSpec spec = gemm_2048(8, 8);
+  const Analysis alone = analyze(spec, kRoof);
+  spec.cluster = ClusterShape{2, 1};
+  const Analysis a = analyze(spec, kRoof);
+  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+  // M N K e (1 / (C_N B_N) + 1 / (C_M B_M)): A once per block, B once per cluster.
+  EXPECT_EQ(a.hbm_read_bytes, mnk_e / 128 + mnk_e / 256);
+  EXPECT_EQ(alone.hbm_read_bytes, mnk_e / 128 + mnk_e / 128);
+  EXPECT_EQ(a.sram_write_bytes, alone.sram_write_bytes);
+  EXPECT_EQ(a.sram_read_bytes, alone.sram_read_bytes);
+
+  const Kernel kernel = build_kernel(spec);
+  EXPECT_EQ(kernel.block_order.cluster_rows, 2u);
+  EXPECT_EQ(kernel.block_order.cluster_cols, 1u);
+  std::uint64_t fetched = 0;
+  std::uint64_t landed = 0;
+  for (const Op& op : kernel.program.ops()) {
+    if (op.kind != OpKind::load) continue;
+    fetched += op.hbm_bytes();
+    landed += op.sram_write_bytes;
+    if (op.tensor == 1 && op.step == 0) {  // B's first tile: 32 rows of 128 floats, half each
+      EXPECT_EQ(op.hbm_bytes(), 16u * 128 * 4);
+      EXPECT_EQ(op.sram_write_bytes, 32u * 128 * 4);
+      const Region top = op.address.for_block({0, 3});
+      const Region bottom = op.address.for_block({1, 3});
+      EXPECT_EQ(top.rows, 16u);
+      EXPECT_EQ(bottom.base - top.base, 16u * 2048 * 4);       // the next 16 rows of B
+      EXPECT_EQ(op.address.for_block({2, 3}).base, top.base);  // the next cluster's first
+    }
+  }
+  EXPECT_EQ(fetched * kernel.blocks(), a.hbm_read_bytes);
+  EXPECT_EQ(landed * kernel.blocks(), a.sram_write_bytes);
+}
+
+// A cluster tiles the grid and splits whole rows of the tiles it shares; a machine without
+// clusters, or with smaller ones, refuses it.
+TEST(Cluster, RulesAndTheMachinesLimit) {
+  GemmSpec spec = gemm_2048(8, 8);  // a grid of 16 x 16 blocks
+  const auto broken = [](const GemmSpec& g) {
+    const auto v = check_rules(g);
+    return v ? v->key_path + ": " + v->rule : std::string();
+  };
+  spec.cluster = ClusterShape{3, 1};
+  EXPECT_EQ(broken(spec), "workload.cluster.m: must divide the grid's block rows, m / tile.m = 16");
+  spec.cluster = ClusterShape{1, 3};
+  EXPECT_EQ(broken(spec),
+            "workload.cluster.n: must divide the grid's block columns, n / tile.n = 16");
+  spec.cluster = ClusterShape{16, 1};  // B's 32 rows a K-step split in 16 shares of 2
+  EXPECT_EQ(broken(spec), "");
+  spec.tile = TileShape{128, 128, 8};
+  EXPECT_EQ(broken(spec),
+            "workload.cluster.m: must divide tile.k = 8: the cluster's blocks along M each fetch "
+            "a share of the B tile's rows");
+  GemmSpec short_rows = gemm_2048(8, 8);
+  short_rows.m = 384;
+  short_rows.tile = TileShape{24, 128, 32};
+  short_rows.cluster = ClusterShape{1, 16};
+  EXPECT_EQ(broken(short_rows),
+            "workload.cluster.n: must divide tile.m = 24: the cluster's blocks along N each fetch "
+            "a share of the A tile's rows");
+  spec.tile = TileShape{128, 128, 32};
+  spec.cluster = ClusterShape{2, 2};
+  spec.block_order = BlockOrderParams{BlockOrderKind::grouped, 3};
+  EXPECT_EQ(broken(spec),
+            "workload.block_order.group: must be a multiple of cluster.m = 2: clusters are "
+            "handed out whole");
+  spec.block_order = BlockOrderParams{BlockOrderKind::grouped, 4};
+  EXPECT_EQ(broken(spec), "");
+
+  const auto none = WorkloadKind<GemmSpec>::check_threads(spec, KernelTarget{});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->key_path, "workload.cluster");
+  EXPECT_NE(none->rule.find("no thread-block clusters"), std::string::npos) << none->rule;
+  KernelTarget hopper;
+  hopper.max_cluster_size = 8;
+  EXPECT_FALSE(WorkloadKind<GemmSpec>::check_threads(spec, hopper));
+  spec.cluster = ClusterShape{4, 4};
+  const auto large = WorkloadKind<GemmSpec>::check_threads(spec, hopper);
+  ASSERT_TRUE(large);
+  EXPECT_NE(large->rule.find("4 x 4 = 16 blocks, but a cluster holds at most 8"), std::string::npos)
+      << large->rule;
 }
 
 TEST(RegisterTiled, HbmTrafficFollowsTheRegisterTileAndNoSramIsUsed) {
