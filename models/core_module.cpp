@@ -314,7 +314,11 @@ void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
   const Op& o = slots_[slot].program->ops()[op];
   SramTiming& operands = sram.timing;
   const Time operand_time = o.sram_read_bytes > 0 ? operands.read_time(o.sram_read_bytes) : Time{};
-  const Time earliest = o.sram_read_bytes > 0 ? max(t, operands.read_free()) : t;
+  // The compute starts when its unit and its operand reads can both start (the latter found from
+  // the unit's free time, so that the read's slot is the one the compute takes).
+  const Time unit_free = max(t, compute.timing.free());
+  const Time earliest =
+      o.sram_read_bytes > 0 ? operands.read_start(unit_free, o.sram_read_bytes) : unit_free;
   const auto run = compute.timing.execute(earliest, o.flops, kernel_.compute_type, operand_time);
   if (o.sram_read_bytes > 0) operands.occupy_read(run.start, o.sram_read_bytes);
   compute_intervals_.push_back(BusyInterval{run.start, run.end});
@@ -358,7 +362,7 @@ void Core::issue_memory_requests(Time t) {
       ++loads_in_flight_;
       ++stats_.loads;
       stats_.load_bytes += bytes;
-      if (o.sram_write_bytes > 0) done = sram.timing.write_streaming(done, o.sram_write_bytes);
+      if (o.sram_write_bytes > 0) done = sram.timing.write_streaming(t, done, o.sram_write_bytes);
       stats_.load_time += done - t;
       if (o.local) {
         --queued_local_loads_;

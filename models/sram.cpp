@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
+#include <iterator>
 
 namespace ridgeline {
 
 SramTiming::SramTiming(const SramParams& params, Clock clock) : params_(params), clock_(clock) {
   assert(params.read_bytes_per_cycle > 0 && params.write_bytes_per_cycle > 0);
+  assert(!params.shared_port || params.read_bytes_per_cycle == params.write_bytes_per_cycle);
 }
 
 bool SramTiming::allocate(std::uint64_t bytes) {
@@ -25,23 +27,62 @@ Time SramTiming::read_time(std::uint64_t bytes) const {
   return clock_.duration(Cycles{ceil_div(bytes, params_.read_bytes_per_cycle)});
 }
 
-void SramTiming::occupy_read(Time start, std::uint64_t bytes) {
-  assert(start >= read_free_);
-  const Time span = read_time(bytes);
-  read_free_ = start + span;
-  stats_.read_busy += span;
-  stats_.read_bytes += bytes;
-  if (observing(observer_)) report(UnitKind::sram_read, start, read_free_, bytes);
+Time SramTiming::read_start(Time earliest, std::uint64_t bytes) const {
+  if (!params_.shared_port) return max(earliest, read_free_);
+  return first_gap(earliest, read_time(bytes));
 }
 
-Time SramTiming::write_streaming(Time arrival_end, std::uint64_t bytes) {
+void SramTiming::occupy_read(Time start, std::uint64_t bytes) {
+  const Time span = read_time(bytes);
+  if (params_.shared_port) {
+    book(start, span);
+  } else {
+    assert(start >= read_free_);
+    read_free_ = start + span;
+  }
+  stats_.read_busy += span;
+  stats_.read_bytes += bytes;
+  if (observing(observer_)) report(UnitKind::sram_read, start, start + span, bytes);
+}
+
+Time SramTiming::write_streaming(Time issued, Time arrival_end, std::uint64_t bytes) {
   const Time span = clock_.duration(Cycles{ceil_div(bytes, params_.write_bytes_per_cycle)});
-  const Time start = max(arrival_end - span, write_free_);
-  write_free_ = start + span;
+  Time start;
+  if (params_.shared_port) {
+    while (!booked_.empty() && booked_.front().end <= issued) booked_.erase(booked_.begin());
+    start = first_gap(max(arrival_end - span, issued), span);
+    book(start, span);
+  } else {
+    start = max(arrival_end - span, write_free_);
+    write_free_ = start + span;
+  }
   stats_.write_busy += span;
   stats_.write_bytes += bytes;
-  if (observing(observer_)) report(UnitKind::sram_write, start, write_free_, bytes);
-  return write_free_;
+  if (observing(observer_)) report(UnitKind::sram_write, start, start + span, bytes);
+  return start + span;
+}
+
+Time SramTiming::first_gap(Time earliest, Time span) const {
+  Time start = earliest;
+  for (const Booking& b : booked_) {
+    if (b.end <= start) continue;
+    if (start + span <= b.start) break;  // fits before this booking
+    start = b.end;
+  }
+  return start;
+}
+
+void SramTiming::book(Time start, Time span) {
+  const auto after = std::find_if(booked_.begin(), booked_.end(),
+                                  [&](const Booking& b) { return b.start >= start; });
+  assert(after == booked_.end() || start + span <= after->start);
+  assert(after == booked_.begin() || std::prev(after)->end <= start);
+  // Adjacent bookings merge, which keeps the calendar short when transfers follow each other.
+  if (after != booked_.begin() && std::prev(after)->end == start) {
+    std::prev(after)->end = start + span;
+    return;
+  }
+  booked_.insert(after, Booking{start, start + span});
 }
 
 void SramTiming::report(UnitKind port, Time start, Time end, std::uint64_t bytes) const {

@@ -53,6 +53,34 @@ void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
   }
 }
 
+// `bandwidth`: one port for reads and writes; or `read_bandwidth` and `write_bandwidth`, two.
+void parse_sram_ports(const ConfigNode& sram, SramParams& params) {
+  const auto shared = sram.optional("bandwidth");
+  const auto read = sram.optional("read_bandwidth");
+  const auto write = sram.optional("write_bandwidth");
+  if (shared) {
+    if (read || write) {
+      (read ? *read : *write)
+          .fail("bandwidth already gives one port for reads and writes together",
+                "keep bandwidth (one set of banks) or read_bandwidth and write_bandwidth (two "
+                "ports), not both");
+    }
+    params.shared_port = true;
+    params.read_bytes_per_cycle = params.write_bytes_per_cycle =
+        shared->positive_quantity(Dimension::bytes_per_cycle);
+    return;
+  }
+  if (!read && !write) {
+    sram.fail("the SRAM's port is not given",
+              "give bandwidth (one port that reads and writes share, e.g. 128B/cycle), or "
+              "read_bandwidth and write_bandwidth (two ports)");
+  }
+  params.read_bytes_per_cycle =
+      sram.required("read_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  params.write_bytes_per_cycle =
+      sram.required("write_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+}
+
 ComputeUnitParams parse_compute(const ConfigNode& compute, StatedFigures& stated) {
   ComputeUnitParams params;
   const ConfigNode throughput = compute.required("throughput");
@@ -158,10 +186,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
 
   const ConfigNode sram = cores.required("sram");
   params.core.sram.capacity_bytes = sram.required("capacity").positive_quantity(Dimension::bytes);
-  params.core.sram.read_bytes_per_cycle =
-      sram.required("read_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
-  params.core.sram.write_bytes_per_cycle =
-      sram.required("write_bandwidth").positive_quantity(Dimension::bytes_per_cycle);
+  parse_sram_ports(sram, params.core.sram);
   sram.reject_unknown_keys();
 
   const ConfigNode registers = cores.required("registers");

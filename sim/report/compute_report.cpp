@@ -156,8 +156,6 @@ void add_hardware_compute(Json& hardware, const RunConfig& config) {
   hardware["max_threads_per_block"] = limits.max_threads_per_block;
   hardware["max_registers_per_thread"] = limits.max_registers_per_thread;
   hardware["barrier_latency_cycles"] = limits.barrier.count;
-  hardware["max_cluster_size"] = limits.max_cluster_size;
-  hardware["warpgroup_mma"] = limits.warpgroup_mma;
 }
 
 void add_analytical_compute(Json& analytical, const RunConfig& config) {

@@ -30,15 +30,13 @@ class Checker {
                            engineering(bytes_per_s, "B/s")),
                static_cast<double>(bytes) / bytes_per_s);
   }
-  void equal(const std::string& what, std::uint64_t a, const std::string& is,
-             std::uint64_t b) {
+  void equal(const std::string& what, std::uint64_t a, const std::string& is, std::uint64_t b) {
     if (a == b) return;
     fail("{} ({}) differs from {} ({})", what, with_commas(a), is, with_commas(b));
   }
   void at_most(const std::string& what, Time part, const std::string& of, Time whole) {
     if (part <= whole) return;
-    fail("{} ({}) exceeds {} ({})", what, duration(part.seconds()), of,
-         duration(whole.seconds()));
+    fail("{} ({}) exceeds {} ({})", what, duration(part.seconds()), of, duration(whole.seconds()));
   }
 
   template <class... Args>
@@ -60,12 +58,13 @@ double per_second(std::uint64_t per_cycle, const Clock& clock) {
 void check_memory_levels(Checker& check, const RunConfig& config, const SimulationResult& r) {
   const HardwareParams& hw = config.hardware;
   check.moved_within_run("HBM", r.hbm_bytes(), hw.hbm_bytes_per_s());
-  check.within_run(fmt::format("HBM's busiest of {} channels (pseudo-channels) transferring",
-                               r.hbm_units),
-                   r.hbm_busiest_unit_busy.seconds());
-  check.within_run(fmt::format("HBM's transfers over its {} channels (pseudo-channels), per channel",
-                               r.hbm_units),
-                   r.hbm.channel_busy.seconds() / r.hbm_units);
+  check.within_run(
+      fmt::format("HBM's busiest of {} channels (pseudo-channels) transferring", r.hbm_units),
+      r.hbm_busiest_unit_busy.seconds());
+  check.within_run(
+      fmt::format("HBM's transfers over its {} channels (pseudo-channels), per channel",
+                  r.hbm_units),
+      r.hbm.channel_busy.seconds() / r.hbm_units);
   for (const LevelResult& level : r.levels) {
     check.moved_within_run("the " + level.name + " port", level.traffic.requested_bytes,
                            static_cast<double>(level.port_bandwidth.bytes_per_second));
@@ -80,10 +79,11 @@ void check_memory_levels(Checker& check, const RunConfig& config, const Simulati
     const double most = static_cast<double>(r.hbm_units) *
                         (r.time.seconds() / t.tREFI.seconds() + 1) * cycle.seconds();
     if (r.dram->refresh_busy.seconds() > most * (1 + kInvariantTolerance)) {
-      check.fail("refreshes took {} of pseudo-channel time, more than one tRFC ({}) a tREFI ({}) "
-                 "allows over the run ({})",
-                 engineering(r.dram->refresh_busy.seconds(), "s"), duration(cycle.seconds()),
-                 duration(t.tREFI.seconds()), duration(r.time.seconds()));
+      check.fail(
+          "refreshes took {} of pseudo-channel time, more than one tRFC ({}) a tREFI ({}) "
+          "allows over the run ({})",
+          engineering(r.dram->refresh_busy.seconds(), "s"), duration(cycle.seconds()),
+          duration(t.tREFI.seconds()), duration(r.time.seconds()));
     }
   }
 }
@@ -100,8 +100,8 @@ void check_conservation(Checker& check, const SimulationResult& r, std::uint64_t
               r.levels.front().traffic.requested_bytes, "the bytes requested", requested);
   for (std::size_t i = 0; i + 1 < r.levels.size(); ++i) {
     check.equal("the " + r.levels[i + 1].name + "'s requested bytes",
-                r.levels[i + 1].traffic.requested_bytes, "the " + r.levels[i].name + "'s bytes below",
-                r.levels[i].traffic.below_bytes);
+                r.levels[i + 1].traffic.requested_bytes,
+                "the " + r.levels[i].name + "'s bytes below", r.levels[i].traffic.below_bytes);
   }
   check.equal("HBM bytes", hbm, "the " + r.levels.back().name + "'s bytes below",
               r.levels.back().traffic.below_bytes);
@@ -109,8 +109,8 @@ void check_conservation(Checker& check, const SimulationResult& r, std::uint64_t
     if (!level.cache) continue;
     const L2CacheStats& c = level.cache->stats;
     check.equal("the " + level.name + "'s hit, pending-hit and missed bytes",
-                c.hit_bytes + c.pending_hit_bytes + c.miss_bytes,
-                "the bytes requested of it", c.read_bytes + c.write_bytes);
+                c.hit_bytes + c.pending_hit_bytes + c.miss_bytes, "the bytes requested of it",
+                c.read_bytes + c.write_bytes);
     if (r.levels.size() == 1) {
       check.equal("HBM read bytes", r.hbm.read_bytes, "the " + level.name + "'s fills",
                   c.fill_bytes);
@@ -143,18 +143,23 @@ void check_cores(Checker& check, const RunConfig& config, const SimulationResult
                            per_second(hw.core.sram.write_bytes_per_cycle, hw.core_clock));
     check.within_run(name + "'s SRAM read port busy", core.sram.read_busy.seconds());
     check.within_run(name + "'s SRAM write port busy", core.sram.write_busy.seconds());
+    if (hw.core.sram.shared_port) {
+      check.within_run(name + "'s SRAM port busy, reads and writes together",
+                       (core.sram.read_busy + core.sram.write_busy).seconds());
+    }
 
     const CoreStats& c = core.core;
     // The compute unit is busy or idle for exactly one reason, from the start to the core's end.
-    const Time shared_out = c.compute_busy + c.barrier_wait + c.spill_wait + c.waiting_data +
-                            c.draining + c.no_work;
+    const Time shared_out =
+        c.compute_busy + c.barrier_wait + c.spill_wait + c.waiting_data + c.draining + c.no_work;
     if (shared_out != c.finish) {
-      check.fail("{}'s time shared out (busy {} + barriers {} + spill reloads {} + waiting for data "
-                 "{} + draining {} + no work {} = {}) is not its time ({})",
-                 name, duration(c.compute_busy.seconds()), duration(c.barrier_wait.seconds()),
-                 duration(c.spill_wait.seconds()), duration(c.waiting_data.seconds()),
-                 duration(c.draining.seconds()), duration(c.no_work.seconds()),
-                 duration(shared_out.seconds()), duration(c.finish.seconds()));
+      check.fail(
+          "{}'s time shared out (busy {} + barriers {} + spill reloads {} + waiting for data "
+          "{} + draining {} + no work {} = {}) is not its time ({})",
+          name, duration(c.compute_busy.seconds()), duration(c.barrier_wait.seconds()),
+          duration(c.spill_wait.seconds()), duration(c.waiting_data.seconds()),
+          duration(c.draining.seconds()), duration(c.no_work.seconds()),
+          duration(shared_out.seconds()), duration(c.finish.seconds()));
     }
     check.at_most(name + "'s compute busy time", c.compute_busy, "its time", c.finish);
     check.at_most(name + "'s overlap", c.overlap, "its compute busy time", c.compute_busy);
@@ -169,16 +174,15 @@ void check_cores(Checker& check, const RunConfig& config, const SimulationResult
 
 }  // namespace
 
-std::vector<std::string> invariant_violations(const RunConfig& config,
-                                              const SimulationResult& r) {
+std::vector<std::string> invariant_violations(const RunConfig& config, const SimulationResult& r) {
   Checker check(r);
   const Analysis& a = config.analysis;
   if (r.time.ps() == 0) check.fail("the run took no time");
   check_memory_levels(check, config, r);
   if (r.trace) {
     check_conservation(check, r, r.trace->read_bytes + r.trace->write_bytes);
-    check.equal("the trace's bytes", r.trace->read_bytes + r.trace->write_bytes,
-                "the analytical Q", a.hbm_bytes());
+    check.equal("the trace's bytes", r.trace->read_bytes + r.trace->write_bytes, "the analytical Q",
+                a.hbm_bytes());
   } else {
     const CoreStats cores = r.core_total();
     check_conservation(check, r, cores.load_bytes + cores.store_bytes);

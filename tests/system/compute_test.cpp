@@ -250,6 +250,33 @@ TEST(Cluster, MulticastIsSimulatedAsTheSlicesEachBlockFetches) {
   EXPECT_EQ(sram.read_bytes, a.sram_read_bytes);
 }
 
+// One set of banks for reads and writes (cores.sram.bandwidth): the H100's Ampere-style BF16
+// example reads and writes 16 FLOP/B at the SRAM level, so at 128 B a cycle for both together it
+// cannot pass 16 x 128 B x 132 SMs x 1.83 GHz = 494.7 TFLOP/s (with two ports it runs at 504).
+// The port's busy time, reads and writes summed, fits in every core's run.
+TEST(SramLevel, OneSharedPortHoldsReadsAndWritesTogetherToItsWidth) {
+  const nlohmann::json r = test::run_report(
+      "hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml",
+      {"hardware.cores.sram.read_bandwidth=null", "hardware.cores.sram.write_bandwidth=null",
+       "hardware.cores.sram.bandwidth=128B/cycle"});
+  const nlohmann::json& s = r["simulated"];
+  const double port = 128.0 * 132 * 1.83e9;  // bytes a second, all SMs
+  const double roof = 16 * port;
+  EXPECT_LE(s["achieved_flop_per_s"].get<double>(), roof);
+  EXPECT_GT(s["achieved_flop_per_s"].get<double>(), 0.8 * roof);
+  for (const nlohmann::json& level : s["levels"]) {
+    if (level["name"] != "sram") continue;
+    EXPECT_DOUBLE_EQ(level["bandwidth_bytes_per_s"].get<double>(), port);
+    EXPECT_LE(level["busy_fraction"].get<double>(), 1.0);
+  }
+  const nlohmann::json& sram = r["components"]["sram"];
+  const double moved = sram["read_bytes"].get<double>() + sram["write_bytes"].get<double>();
+  EXPECT_DOUBLE_EQ(moved, 8589934592.0);  // 6 GiB of operand reads, 2 GiB of tiles landing
+  EXPECT_LE(moved / s["time_s"].get<double>(), port);
+  const double busy = sram["read_busy_s"].get<double>() + sram["write_busy_s"].get<double>();
+  EXPECT_LE(busy, 132 * s["time_s"].get<double>());
+}
+
 // --- question 1: shared-memory blocking cuts HBM traffic, local blocking SRAM traffic ---
 
 TEST(QuestionOne, EachBlockingCutsTheTrafficOfItsLevel) {

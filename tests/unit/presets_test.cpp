@@ -133,6 +133,11 @@ TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
     EXPECT_EQ(hw.core.max_resident_blocks, 32u);
     EXPECT_EQ(hw.threads.max_threads_per_block, 1024u);
     EXPECT_EQ(hw.threads.max_registers_per_thread, 255u);
+    // 32 banks x 4 B a cycle, given to reads and to writes each (docs/ARCHITECTURE.md,
+    // "Hardware presets", says why not to both together).
+    EXPECT_FALSE(hw.core.sram.shared_port);
+    EXPECT_EQ(hw.core.sram.read_bytes_per_cycle, 128u);
+    EXPECT_EQ(hw.core.sram.write_bytes_per_cycle, 128u);
   }
 }
 
@@ -165,6 +170,7 @@ TEST(Question2, MachineWithoutL2IsThePresetOtherwise) {
   EXPECT_EQ(without.core.sram.capacity_bytes, with.core.sram.capacity_bytes);
   EXPECT_EQ(without.core.sram.read_bytes_per_cycle, with.core.sram.read_bytes_per_cycle);
   EXPECT_EQ(without.core.sram.write_bytes_per_cycle, with.core.sram.write_bytes_per_cycle);
+  EXPECT_EQ(without.core.sram.shared_port, with.core.sram.shared_port);
   EXPECT_EQ(without.core.registers.capacity_bytes, with.core.registers.capacity_bytes);
   EXPECT_EQ(without.core.compute.flops_per_cycle, with.core.compute.flops_per_cycle);
   EXPECT_EQ(without.core.compute.pipeline_latency.count, with.core.compute.pipeline_latency.count);
