@@ -74,6 +74,7 @@ std::string name_of_path(const std::string& path) {
 const std::map<std::string, std::size_t> kExpectedRefusals{
     {"hardware/a100-sxm4-40gb.yaml", 13},
     {"hardware/a100-sxm4-80gb.yaml", 13},
+    {"hardware/h100-pcie-80gb.yaml", 12},
     {"hardware/h100-sxm5-80gb.yaml", 12},
     {"hardware/h200-sxm5-141gb.yaml", 12},
     {"hardware/hbm2e-stack.yaml", 6},

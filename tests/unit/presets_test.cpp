@@ -17,6 +17,7 @@ namespace {
 const std::string kA100 = "hardware/a100-sxm4-80gb.yaml";
 const std::string kH100 = "hardware/h100-sxm5-80gb.yaml";
 const std::string kH200 = "hardware/h200-sxm5-141gb.yaml";
+const std::string kH100Pcie = "hardware/h100-pcie-80gb.yaml";
 const std::string kQ2 = "questions/q2-tile-under-limits/";
 const std::string kQ2NoL2 = kQ2 + "hardware/h100-sxm5-no-l2.yaml";
 // Any workload that fits every preset: the presets are read with it.
@@ -40,6 +41,15 @@ void expect_peaks(const HardwareParams& hardware, const std::vector<Datasheet>& 
     const double peak_t = hardware.peak_flop_per_s(d.type) / 1e12;
     EXPECT_LE(std::abs(peak_t - d.figure), d.printed_unit / 2) << peak_t << " against " << d.figure;
   }
+}
+
+// Hopper's five tensor-core types: FP16 runs at BF16's rate and INT8 at FP8's.
+std::vector<Datasheet> tensor_peaks(double tf32, double bf16, double fp8, double printed_unit) {
+  return {{DataType::tf32, tf32, printed_unit},
+          {DataType::bf16, bf16, printed_unit},
+          {DataType::fp16, bf16, printed_unit},
+          {DataType::fp8, fp8, printed_unit},
+          {DataType::int8, fp8, printed_unit}};
 }
 
 // --- A100 SXM4 80GB: every figure at the boost clock, 1410 MHz (A100 whitepaper, dense) ---
@@ -88,11 +98,7 @@ TEST(Presets, H100TensorPeaksAreTheDatasheetsAtItsClock) {
   EXPECT_EQ(c.hardware.cores, 132u);
   EXPECT_EQ(c.hardware.core_clock.frequency_hz, 1'830'000'000u);
   // The whitepaper's dense figures; the datasheet prints twice them, with sparsity.
-  expect_peaks(c.hardware, {{DataType::tf32, 494.7, 0.1},
-                            {DataType::bf16, 989.4, 0.1},
-                            {DataType::fp16, 989.4, 0.1},
-                            {DataType::fp8, 1978.9, 0.1},
-                            {DataType::int8, 1978.9, 0.1}});
+  expect_peaks(c.hardware, tensor_peaks(494.7, 989.4, 1978.9, 0.1));
   // The CUDA cores' peaks at this clock: the architecture's rates, 1.83 / 1.98 of the datasheet.
   EXPECT_DOUBLE_EQ(c.hardware.peak_flop_per_s(DataType::fp32), 132.0 * 256 * 1.83e9);
   EXPECT_DOUBLE_EQ(c.hardware.peak_flop_per_s(DataType::int32), 132.0 * 128 * 1.83e9);
@@ -104,17 +110,30 @@ TEST(Presets, H100CudaCorePeaksAreTheDatasheetsAtTheirClock) {
   expect_peaks(c.hardware, {{DataType::fp32, 66.9, 0.1}, {DataType::int32, 33.5, 0.1}});
 }
 
+// --- H100 PCIe 80GB: the SXM5's SM, 114 of them, at the 1.62 GHz its tensor peaks imply ---
+
+TEST(Presets, H100PciePeaksAreTheDatasheetsAtTheirClocks) {
+  const RunConfig c = preset(kH100Pcie);
+  EXPECT_EQ(c.hardware.cores, 114u);
+  EXPECT_EQ(c.hardware.core_clock.frequency_hz, 1'620'000'000u);
+  expect_peaks(c.hardware, tensor_peaks(378, 756, 1513, 1));
+  expect_peaks(preset(kH100Pcie, {"hardware.clock=1.755GHz"}).hardware, {{DataType::fp32, 51, 1}});
+  EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 2'000'000'000'000u);  // 2.0 TB/s
+  // Everything but the SM count, the clock, the L2's bandwidth and the HBM is the SXM5's.
+  const HardwareParams sxm = preset(kH100).hardware;
+  EXPECT_EQ(c.hardware.core.compute.flops_per_cycle, sxm.core.compute.flops_per_cycle);
+  EXPECT_EQ(c.hardware.core.sram.capacity_bytes, sxm.core.sram.capacity_bytes);
+  EXPECT_EQ(c.hardware.l2->capacity_bytes, sxm.l2->capacity_bytes);
+  EXPECT_EQ(c.hardware.l2->hit_latency, sxm.l2->hit_latency);
+}
+
 // --- H200 SXM 141GB: the product brief prints peaks with sparsity, to whole TFLOP/s ---
 
 TEST(Presets, H200PeaksAreTheProductBriefs) {
   const RunConfig c = preset(kH200);
   EXPECT_EQ(c.hardware.cores, 132u);
   // Dense = the brief's sparse figure / 2, known to within half of half a unit.
-  expect_peaks(c.hardware, {{DataType::tf32, 989.0 / 2, 0.5},
-                            {DataType::bf16, 1979.0 / 2, 0.5},
-                            {DataType::fp16, 1979.0 / 2, 0.5},
-                            {DataType::fp8, 3958.0 / 2, 0.5},
-                            {DataType::int8, 3958.0 / 2, 0.5}});
+  expect_peaks(c.hardware, tensor_peaks(989.0 / 2, 1979.0 / 2, 3958.0 / 2, 0.5));
   expect_peaks(preset(kH200, {"hardware.clock=1.98GHz"}).hardware, {{DataType::fp32, 67, 1}});
   EXPECT_EQ(c.hardware.hbm.peak_bandwidth.bytes_per_second, 4'800'000'000'000u);  // 4.8 TB/s
 }
@@ -122,7 +141,8 @@ TEST(Presets, H200PeaksAreTheProductBriefs) {
 TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
   for (const auto& [path, l2_bytes, sram_bytes] :
        {std::tuple{kA100, 40ull << 20, 164ull << 10}, std::tuple{kH100, 50ull << 20, 228ull << 10},
-        std::tuple{kH200, 50ull << 20, 228ull << 10}}) {
+        std::tuple{kH200, 50ull << 20, 228ull << 10},
+        std::tuple{kH100Pcie, 50ull << 20, 228ull << 10}}) {
     SCOPED_TRACE(path);
     const HardwareParams hw = preset(path).hardware;
     ASSERT_TRUE(hw.l2.has_value());
