@@ -49,7 +49,8 @@ Time SramTiming::write_streaming(Time issued, Time arrival_end, std::uint64_t by
   const Time span = clock_.duration(Cycles{ceil_div(bytes, params_.write_bytes_per_cycle)});
   Time start;
   if (params_.shared_port) {
-    while (!booked_.empty() && booked_.front().end <= issued) booked_.erase(booked_.begin());
+    booked_.erase(booked_.begin(), std::find_if(booked_.begin(), booked_.end(),
+                                                [&](const Booking& b) { return b.end > issued; }));
     start = first_gap(max(arrival_end - span, issued), span);
     book(start, span);
   } else {
