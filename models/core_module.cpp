@@ -45,7 +45,7 @@ void Core::report_op(UnitKind unit, std::uint32_t slot, std::uint32_t op, Time i
   const Op& o = block.program->ops()[op];
   Activity a(unit, index_, issue, start, end);
   a.ready = ready;
-  a.bytes = o.is_memory() ? o.hbm_bytes() : 0;
+  a.bytes = o.is_memory() ? o.hbm_bytes(block.coord) : 0;
   a.flops = o.flops;
   a.write = o.kind == OpKind::store;
   a.program = block.program;
@@ -111,7 +111,7 @@ void Core::complete_quietly(const Completion& completion) {
   const Time at = Time::from_ps(completion.time_ps);
   // Room in flight matters only to the next issue decision, at the next wake-up; the
   // statistics see the request (or barrier) end at its own time.
-  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes();
+  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes(block.coord);
   if (o.kind != OpKind::compute) deferred_releases_.push_back(DeferredRelease{at, release_of(o)});
   release_successors(block, completion.slot, completion.op, at);
   ++stats_.ops;
@@ -333,7 +333,8 @@ void Core::issue_memory_requests(Time t) {
     const QueuedRequest next = memory_queue_.front();
     BlockSlot& block = slots_[next.slot];
     const Op& o = block.program->ops()[next.op];
-    const std::uint64_t bytes = o.hbm_bytes();
+    request_.region = o.address.for_block(block.coord);
+    const std::uint64_t bytes = request_.region.bytes();
     const bool bytes_fit =
         bytes_in_flight_ == 0 || bytes_in_flight_ + bytes <= params_.max_bytes_in_flight;
     const bool requests_fit =
@@ -345,7 +346,6 @@ void Core::issue_memory_requests(Time t) {
     memory_queue_.pop_front();
 
     const bool is_load = o.kind == OpKind::load;
-    request_.region = o.address.for_block(block.coord);
     payload_.set_command(is_load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     payload_.set_address(request_.region.base);
     payload_.set_data_length(static_cast<unsigned int>(std::min<std::uint64_t>(bytes, UINT32_MAX)));
@@ -402,7 +402,7 @@ void Core::completed(std::uint32_t slot, std::uint32_t op, Time t) {
   BlockSlot& block = slots_[slot];
   const Program& program = *block.program;
   const Op& o = program.ops()[op];
-  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes();
+  if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes(block.coord);
   if (o.kind != OpKind::compute) release_counts(release_of(o));
   release_successors(block, slot, op, t);
   ++stats_.ops;

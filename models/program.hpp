@@ -5,6 +5,7 @@
 // instance is a copy of the counters, so starting a block costs one memcpy, not a graph build.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -68,12 +69,25 @@ struct AddressPattern {
   std::uint32_t cluster_cols = 1;      ///< ...and along the columns
   std::uint64_t member_row_bytes = 0;  ///< address step per block row within its cluster
   std::uint64_t member_col_bytes = 0;  ///< address step per block column within its cluster
+  /// Edge tiles (0: none). The tensor's rows from block row 0's first: block row r keeps
+  /// min(rows, tensor_rows - r x rows) of the region's rows, as a predicated edge tile of a kernel
+  /// loads only what lies in the matrix. Needs block_row_bytes to be `rows` rows of the pitch.
+  std::uint64_t tensor_rows = 0;
+  /// ...and the bytes of a tensor row from block column 0's first: block column c keeps
+  /// min(row_bytes, tensor_row_bytes - c x row_bytes). Needs block_col_bytes = row_bytes.
+  std::uint64_t tensor_row_bytes = 0;
 
   Region for_block(BlockCoord block) const {
     Region region = region_of_block0;
     region.base += block.row * block_row_bytes + block.col * block_col_bytes +
                    block.row % cluster_rows * member_row_bytes +
                    block.col % cluster_cols * member_col_bytes;
+    if (tensor_rows != 0)
+      region.rows = std::min(region.rows, tensor_rows - block.row * region.rows);
+    if (tensor_row_bytes != 0) {
+      region.row_bytes =
+          std::min(region.row_bytes, tensor_row_bytes - block.col * region.row_bytes);
+    }
     return region;
   }
 };
@@ -90,7 +104,10 @@ struct Op {
   Cycles cycles;                       ///< barrier: cost in core cycles
   bool local = false;  ///< load/store: spilled registers (CUDA local memory), not kernel data
 
+  /// Bytes moved by block (0, 0), the most any block moves (edge tiles move less).
   std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
+  /// Bytes moved by `block`.
+  std::uint64_t hbm_bytes(BlockCoord block) const { return address.for_block(block).bytes(); }
   bool is_memory() const { return kind == OpKind::load || kind == OpKind::store; }
 
   static Op load(std::uint8_t tensor, std::uint32_t step, const AddressPattern& address,

@@ -21,14 +21,17 @@ std::string_view name_of(Bound bound);
 struct Roofline {
   double intensity_flop_per_byte = 0;  ///< I = F / Q
   double ridge_flop_per_byte = 0;      ///< P / BW
-  double roof_flop_per_s = 0;          ///< min(P, BW x I)
-  Bound bound = Bound::memory;         ///< memory when I < P / BW, compute otherwise
-  double t_compute_s = 0;              ///< F / P
+  /// F / T_ideal: min(P, BW x I), or min(P F / F_issued, BW x I) where edge tiles issue more.
+  double roof_flop_per_s = 0;
+  Bound bound = Bound::memory;         ///< memory when T_memory > T_compute, compute otherwise
+  double t_compute_s = 0;              ///< F_issued / P: the compute units execute every lane
   double t_memory_s = 0;               ///< Q / BW
   double t_ideal_s = 0;                ///< max(T_compute, T_memory)
 };
 
-Roofline roofline(std::uint64_t flops, std::uint64_t bytes, const Roof& roof);
+/// The roofline of `flops` useful FLOPs, `issued_flops` executed (>= flops) and `bytes` of HBM.
+Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t bytes,
+                  const Roof& roof);
 
 /// On-chip storage one thread block holds while resident.
 struct Footprint {
@@ -78,7 +81,10 @@ Occupancy occupancy(const Footprint& footprint, const CoreCapacity& capacity);
 
 /// Everything `ridgeline analyze` reports for one workload on one machine.
 struct Analysis {
-  std::uint64_t flops = 0;              ///< F
+  std::uint64_t flops = 0;  ///< F: the useful FLOPs of the problem
+  /// What the compute units execute: F, plus the predicated-off lanes of edge tiles (a tile that
+  /// does not divide the matrix still issues its whole tile's matrix instructions).
+  std::uint64_t issued_flops = 0;
   std::uint64_t hbm_read_bytes = 0;     ///< inputs read at HBM
   std::uint64_t hbm_write_bytes = 0;    ///< outputs written at HBM
   std::uint64_t sram_read_bytes = 0;    ///< operands read from SRAM into registers

@@ -51,18 +51,20 @@ std::string describe(const GemmSpec& s) {
 
 namespace {
 
-// `tile` divides `whole` and is no larger.
-std::optional<Violation> check_divides(const char* key, std::uint64_t tile, std::uint64_t whole,
-                                       const char* matrix_dim) {
+// `tile` is no larger than `whole`, and divides it unless edge tiles are modelled (tiled only).
+std::optional<Violation> check_fits(const char* key, std::uint64_t tile, std::uint64_t whole,
+                                    const char* matrix_dim, GemmStrategy strategy) {
   if (tile > whole) {
     return Violation{key,
                      fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
                      fmt::format("use a tile of at most {}", whole)};
   }
-  if (whole % tile != 0) {
-    return Violation{
-        key, fmt::format("the tile does not divide the matrix ({} = {})", matrix_dim, whole),
-        "choose a divisor of it"};
+  if (whole % tile != 0 && strategy != GemmStrategy::tiled) {
+    return Violation{key,
+                     fmt::format("the tile does not divide the matrix ({} = {}); edge tiles are "
+                                 "modelled for strategy: tiled only",
+                                 matrix_dim, whole),
+                     "choose a divisor of it, or use strategy: tiled"};
   }
   return std::nullopt;
 }
@@ -86,6 +88,13 @@ std::optional<Violation> check_holds(const char* key, std::uint64_t value, std::
 std::optional<Violation> check_cluster(const GemmSpec& s) {
   const ClusterShape& c = s.cluster;
   if (c.blocks() == 1) return std::nullopt;
+  if (s.m % s.tile.m != 0 || s.n % s.tile.n != 0 || s.k % s.tile.k != 0) {
+    return Violation{"workload.cluster",
+                     fmt::format("a cluster needs tiles that divide the matrix ({}x{}x{} by "
+                                 "{}x{}x{}): edge tiles are not multicast",
+                                 s.m, s.n, s.k, s.tile.m, s.tile.n, s.tile.k),
+                     "choose tiles that divide m, n and k, or leave cluster out"};
+  }
   struct Divides {
     const char* key;
     std::uint64_t count, whole;
@@ -120,11 +129,23 @@ std::optional<Violation> check_cluster(const GemmSpec& s) {
 
 }  // namespace
 
+GemmGrid grid_of(const GemmSpec& s) {
+  const auto blocks = [](std::uint64_t whole, std::uint64_t tile) {
+    return tile == 0 ? 0 : ceil_div(whole, tile);
+  };
+  return GemmGrid{blocks(s.m, s.tile.m), blocks(s.n, s.tile.n), blocks(s.k, s.tile.k)};
+}
+
 std::optional<Violation> check_rules(const GemmSpec& s) {
-  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes: keep it, and
-  // F = 2 M N K, within 63 bits.
+  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes, or the FLOPs
+  // the edge tiles issue over the matrix padded to whole tiles: keep them within 63 bits.
   using u128 = unsigned __int128;
-  const u128 products = u128{s.m} * s.n * s.k;
+  const GemmGrid g = grid_of(s);
+  const auto padded = [](std::uint64_t whole, std::uint64_t blocks, std::uint64_t tile) {
+    return std::max(whole, blocks * tile);
+  };
+  const u128 products = u128{padded(s.m, g.rows, s.tile.m)} * padded(s.n, g.cols, s.tile.n) *
+                        padded(s.k, g.steps, s.tile.k);
   const u128 largest = 2 * products * element_bytes(s.dtype) + u128{s.m} * s.n * 8;
   if (largest >= (u128{1} << 63)) {
     return Violation{
@@ -134,21 +155,20 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
             s.m, s.n, s.k),
         "reduce the matrix sizes"};
   }
-  if (auto v = check_divides("workload.tile.m", s.tile.m, s.m, "m")) return v;
-  if (auto v = check_divides("workload.tile.n", s.tile.n, s.n, "n")) return v;
-  if (auto v = check_divides("workload.tile.k", s.tile.k, s.k, "k")) return v;
-  if (s.k / s.tile.k > kMaxStepsPerBlock) {
+  if (auto v = check_fits("workload.tile.m", s.tile.m, s.m, "m", s.strategy)) return v;
+  if (auto v = check_fits("workload.tile.n", s.tile.n, s.n, "n", s.strategy)) return v;
+  if (auto v = check_fits("workload.tile.k", s.tile.k, s.k, "k", s.strategy)) return v;
+  if (g.steps > kMaxStepsPerBlock) {
     return Violation{
         "workload.tile.k",
         fmt::format("a block would run {} / {} = {} K-steps; at most {} fit a block's program", s.k,
-                    s.tile.k, s.k / s.tile.k, kMaxStepsPerBlock),
+                    s.tile.k, g.steps, kMaxStepsPerBlock),
         "use a larger tile.k"};
   }
-  if (s.stages > s.k / s.tile.k && s.stages > 1) {
-    return Violation{
-        "workload.stages",
-        fmt::format("more stages than K-steps ({} / {} = {})", s.k, s.tile.k, s.k / s.tile.k),
-        "use at most that many"};
+  if (s.stages > g.steps && s.stages > 1) {
+    return Violation{"workload.stages",
+                     fmt::format("more stages than K-steps ({} / {} = {})", s.k, s.tile.k, g.steps),
+                     "use at most that many"};
   }
   const RegisterTile& r = s.register_tile;
   if (auto v = check_nests("workload.register_tile.m", r.m, s.tile.m, "tile.m")) return v;
@@ -160,12 +180,11 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
     if (auto v = check_holds("workload.warp_tile.m", w.m, r.m, "register_tile.m")) return v;
     if (auto v = check_holds("workload.warp_tile.n", w.n, r.n, "register_tile.n")) return v;
   }
-  const std::uint64_t grid_rows = s.m / s.tile.m;
-  if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > grid_rows) {
+  if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > g.rows) {
     return Violation{
         "workload.block_order.group",
-        fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", grid_rows),
-        fmt::format("use a group of at most {}", grid_rows)};
+        fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", g.rows),
+        fmt::format("use a group of at most {}", g.rows)};
   }
   return check_cluster(s);
 }
@@ -212,33 +231,35 @@ Footprint footprint(const GemmSpec& s, const KernelTarget& target) {
 Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
   const bool tiled = s.strategy == GemmStrategy::tiled;
+  const GemmGrid g = grid_of(s);
+  // The matrix padded to whole tiles: what the edge tiles compute and land in SRAM (predicated
+  // lanes and zero-filled rows included). Equal to M, N, K when the tiles divide them.
+  const std::uint64_t mp = g.rows * s.tile.m, np = g.cols * s.tile.n, kp = g.steps * s.tile.k;
   Analysis a;
   a.flops = 2 * s.m * s.n * s.k;
+  a.issued_flops = 2 * mp * np * kp;
   // An element of A is read once per group of outputs along N that shares it on chip: the block
-  // (B_N, in SRAM) when tiled, else the thread (R_N, in registers; 1 without reuse). B likewise.
-  // A cluster fetches a tile once for all its blocks (C_N B_N, C_M B_M).
-  const std::uint64_t a_shared_by = tiled ? s.tile.n : s.register_tile.n;
-  const std::uint64_t b_shared_by = tiled ? s.tile.m : s.register_tile.m;
-  const auto operand_bytes = [&](std::uint64_t a_by, std::uint64_t b_by) {
-    return (s.n / a_by) * s.m * s.k * e + (s.m / b_by) * s.k * s.n * e;
-  };
-  a.hbm_read_bytes = operand_bytes(a_shared_by * s.cluster.n, b_shared_by * s.cluster.m);
+  // column (in SRAM) when tiled, else the thread (R_N, in registers; 1 without reuse). B
+  // likewise. A cluster fetches a tile once for all its blocks (C_N block columns, C_M rows).
+  // Edge tiles read only what lies in the matrix.
+  const std::uint64_t a_copies = tiled ? g.cols / s.cluster.n : s.n / s.register_tile.n;
+  const std::uint64_t b_copies = tiled ? g.rows / s.cluster.m : s.m / s.register_tile.m;
+  a.hbm_read_bytes = a_copies * s.m * s.k * e + b_copies * s.k * s.n * e;
   a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
   if (tiled) {
-    // Tiles land whole in every block's SRAM; threads (or warps) read them into registers, each
+    // Whole tiles land in every block's SRAM; threads (or warps) read them into registers, each
     // element reused over the register (or warp) tile.
     const RegisterTile r = sram_read_tile(s);
-    a.sram_write_bytes = operand_bytes(a_shared_by, b_shared_by);
-    a.sram_read_bytes = (s.n / r.n) * s.m * s.k * e + (s.m / r.m) * s.k * s.n * e;
+    a.sram_write_bytes = g.cols * mp * kp * e + g.rows * kp * np * e;
+    a.sram_read_bytes = (np / r.n) * mp * kp * e + (mp / r.m) * kp * np * e;
   }
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
   a.footprint = footprint(s, target);
   // Spilled registers travel both ways once per K-step after the first (see staged_loop.hpp).
-  const std::uint64_t blocks = (s.m / s.tile.m) * (s.n / s.tile.n);
   const std::uint64_t spill_bytes =
       a.footprint.threads * a.footprint.spilled_registers_per_thread * kRegisterBytes;
-  a.local_read_bytes = a.local_write_bytes = blocks * (s.k / s.tile.k - 1) * spill_bytes;
+  a.local_read_bytes = a.local_write_bytes = g.rows * g.cols * (g.steps - 1) * spill_bytes;
   return a;
 }
 
@@ -248,8 +269,15 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   const TileShape& t = s.tile;
   const RegisterTile& r = s.register_tile;
   const bool tiled = s.strategy == GemmStrategy::tiled;
-  const std::uint64_t steps = s.k / t.k;
-  const std::uint64_t grid_cols = s.n / t.n;
+  const GemmGrid g = grid_of(s);
+  const std::uint64_t steps = g.steps;
+  const std::uint64_t grid_cols = g.cols;
+  // Edge tiles load and store only what lies in the matrix: the last block row keeps the rows
+  // left of A and C, the last block column the columns left of B and C, the last K-step the
+  // columns left of A and rows left of B (predicated loads; the rest of the tile is zero-filled).
+  const std::uint64_t edge_rows = s.m % t.m != 0 ? s.m : 0;
+  const std::uint64_t edge_row_bytes = s.n % t.n != 0 ? s.n * e : 0;
+  const auto k_left = [&](std::uint64_t step) { return std::min(t.k, s.k - step * t.k); };
 
   // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. Straight into
   // registers, each column of threads reads that region for itself (B_N / R_N times); B_k
@@ -260,18 +288,20 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
     AddressPattern p;
     const std::uint64_t rows = t.m / cluster.n;
     p.region_of_block0 =
-        Region{layout.a + step * t.k * e, rows, t.k * e, s.k * e, tiled ? 1 : t.n / r.n};
+        Region{layout.a + step * t.k * e, rows, k_left(step) * e, s.k * e, tiled ? 1 : t.n / r.n};
     p.block_row_bytes = t.m * s.k * e;
+    p.tensor_rows = edge_rows;
     p.cluster_cols = static_cast<std::uint32_t>(cluster.n);
     p.member_col_bytes = rows * s.k * e;
     return p;
   };
   auto b_tile = [&](std::uint64_t step) {
     AddressPattern p;
-    const std::uint64_t rows = t.k / cluster.m;
+    const std::uint64_t rows = k_left(step) / cluster.m;
     p.region_of_block0 =
         Region{layout.b + step * t.k * s.n * e, rows, t.n * e, s.n * e, tiled ? 1 : t.m / r.m};
     p.block_col_bytes = t.n * e;
+    p.tensor_row_bytes = edge_row_bytes;
     p.cluster_rows = static_cast<std::uint32_t>(cluster.m);
     p.member_row_bytes = rows * s.n * e;
     return p;
@@ -280,6 +310,8 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   c_tile.region_of_block0 = Region{layout.c, t.m, t.n * e, s.n * e, 1};
   c_tile.block_row_bytes = t.m * s.n * e;
   c_tile.block_col_bytes = t.n * e;
+  c_tile.tensor_rows = edge_rows;
+  c_tile.tensor_row_bytes = edge_row_bytes;
 
   // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
   // R_M elements of A and R_N of B per k (each warp of (B_M/W_M)(B_N/W_N), W_M and W_N).
@@ -324,7 +356,7 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   kernel.name = describe(s);
   kernel.compute_type = s.dtype;
   kernel.program = builder.compile();
-  kernel.grid_rows = s.m / t.m;
+  kernel.grid_rows = g.rows;
   kernel.grid_cols = grid_cols;
   kernel.threads_per_block = f.threads;
   kernel.warps_per_block = f.warps;

@@ -103,10 +103,22 @@ struct GemmSpec {
 };
 
 std::string describe(const GemmSpec& spec);
-/// The rules that tie the spec's values together: every count fits 63 bits, tiles divide the
-/// matrix, stages <= K-steps, the register tile divides the tile (and the warp tile, which divides
-/// the tile), a block-order group spans at most the grid's block rows, a cluster divides the grid
-/// and its slices the tiles. The first one broken, if any.
+
+/// Blocks of the grid and K-steps of each: ceil(M / B_M), ceil(N / B_N), ceil(K / B_K). Where a
+/// tile does not divide the matrix (tiled only) the last block row, block column or K-step is an
+/// edge tile: it loads and stores only what lies in the matrix and computes its whole tile, its
+/// lanes outside predicated off (their FLOPs issued, not useful: Analysis::issued_flops).
+struct GemmGrid {
+  std::uint64_t rows = 0;
+  std::uint64_t cols = 0;
+  std::uint64_t steps = 0;
+};
+GemmGrid grid_of(const GemmSpec& spec);
+
+/// The rules that tie the spec's values together: every count fits 63 bits, tiles are no larger
+/// than the matrix and divide it unless tiled, stages <= K-steps, the register tile divides the
+/// tile (and the warp tile, which divides the tile), a block-order group spans at most the grid's
+/// block rows, a cluster divides the grid and its slices the tiles. The first one broken, if any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
@@ -121,7 +133,7 @@ struct ThreadRegisters {
   std::uint64_t total = 0;
 };
 ThreadRegisters thread_registers(const GemmSpec& spec);
-/// The block program and grid. The spec must be valid (tiles divide the matrix).
+/// The block program and grid. The spec must be valid (check_rules).
 Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
 
 template <>

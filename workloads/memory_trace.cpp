@@ -15,7 +15,7 @@ Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&
   a.hbm_read_bytes = s.loads * s.access_bytes;
   a.hbm_write_bytes = s.stores * s.access_bytes;
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
   return a;
 }
 

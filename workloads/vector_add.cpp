@@ -31,10 +31,11 @@ Analysis analyze(const VectorAddSpec& s, const Roof& roof, const KernelTarget& t
   const std::uint64_t e = element_bytes(s.dtype);
   Analysis a;
   a.flops = s.length;
+  a.issued_flops = a.flops;
   a.hbm_read_bytes = 2 * s.length * e;
   a.hbm_write_bytes = s.length * e;
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.hbm_bytes(), roof);
+  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
   a.footprint = footprint(s, target);
   return a;
 }

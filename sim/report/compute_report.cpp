@@ -215,7 +215,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
   simulated["sram"] = {{"read_bytes", f.sram.read_bytes},
                        {"write_bytes", f.sram.write_bytes},
                        {"bytes", sram_bytes},
-                       {"intensity_flop_per_byte", intensity_or_null(f.compute.flops, sram_bytes)}};
+                       {"intensity_flop_per_byte", intensity_or_null(f.flops, sram_bytes)}};
   const Limiter l = find_limiter(config, r, f);
   simulated["limiter"] = {{"cause", l.cause},
                           {"detail", l.detail},
@@ -294,7 +294,7 @@ std::string simulated_compute_text(const RunConfig& config, const SimulationResu
   }
   const std::uint64_t sram_bytes = f.sram.read_bytes + f.sram.write_bytes;
   out += fmt::format("  SRAM level, simulated: Q = {} bytes, I = {}\n", with_commas(sram_bytes),
-                     intensity_text(f.compute.flops, sram_bytes));
+                     intensity_text(f.flops, sram_bytes));
   const Limiter l = find_limiter(config, r, f);
   out += fmt::format("  limiter: {}{}: {}\n", l.cause,
                      l.detail.empty() ? "" : " (" + l.detail + ")", l.summary);

@@ -229,6 +229,10 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
   };
   quantity_row("time", "analytical.t_ideal_s", "simulated.time_s", Quantity::seconds);
   row("FLOPs F", "analytical.flops", "simulated.flops");
+  if (report["analytical"]["issued_flops"] != report["analytical"]["flops"]) {
+    row("FLOPs issued (edge tiles' lanes too)", "analytical.issued_flops",
+        "simulated.issued_flops");
+  }
   row("HBM bytes Q", "analytical.hbm_bytes", "simulated.hbm_bytes");
   row("intensity I (FLOP/byte)", "analytical.intensity_flop_per_byte",
       "simulated.intensity_flop_per_byte");

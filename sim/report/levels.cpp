@@ -40,12 +40,18 @@ void add_if_any(std::vector<LevelFigures>& levels, LevelFigures&& figures) {
   if (figures.bytes > 0) levels.push_back(std::move(figures));
 }
 
-// The lowest roof binds: the resource whose lower bound on the time (F / P, or Q_level / BW_level)
-// is the longest; compute when no level's is longer. Time rather than FLOP/s, so that a memory
-// trace (no FLOPs, every roof 0) is bound by a level all the same.
-void bind(Levels& l, std::uint64_t flops) {
+// The lowest roof binds: the resource whose lower bound on the time (F issued / P, or Q_level /
+// BW_level) is the longest; compute when no level's is longer. Time rather than FLOP/s, so that a
+// memory trace (no FLOPs, every roof 0) is bound by a level all the same. The compute units'
+// time is that of the FLOPs they issue, edge tiles' predicated lanes included; their roof, in
+// useful FLOP/s like the levels', is P scaled by the useful share.
+void bind(Levels& l, std::uint64_t flops, std::uint64_t issued_flops) {
+  l.compute_roof_flop_per_s =
+      issued_flops > flops
+          ? l.peak_flop_per_s * static_cast<double>(flops) / static_cast<double>(issued_flops)
+          : l.peak_flop_per_s;
   l.binding = "compute";
-  l.bound_s = l.peak_flop_per_s > 0 ? static_cast<double>(flops) / l.peak_flop_per_s : 0;
+  l.bound_s = l.peak_flop_per_s > 0 ? static_cast<double>(issued_flops) / l.peak_flop_per_s : 0;
   for (const LevelFigures& level : l.levels) {
     if (level.time_s > l.bound_s) {
       l.bound_s = level.time_s;
@@ -73,7 +79,7 @@ Levels analytical_levels(const RunConfig& config) {
     l.levels.push_back(
         level("sram", a.flops, sram, sram_bytes_per_s(hw, a.sram_read_bytes, a.sram_write_bytes)));
   }
-  bind(l, a.flops);
+  bind(l, a.flops, a.issued_flops);
   return l;
 }
 
@@ -108,7 +114,7 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
     l.levels.push_back(std::move(s));
   }
 
-  bind(l, flops);
+  bind(l, figures.flops, figures.issued_flops);
   return l;
 }
 

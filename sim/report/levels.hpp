@@ -27,10 +27,12 @@ struct Levels {
   /// left out.
   std::vector<LevelFigures> levels;
   double peak_flop_per_s = 0;         ///< P
+  /// The useful FLOP/s compute allows: P, or P x F / F_issued where edge tiles issue more.
+  double compute_roof_flop_per_s = 0;
   double compute_busy_fraction = -1;  ///< simulated: share of core-time the compute units worked
   /// "compute" or the level's name: the lowest roof, at the analytical Q or at the Q measured.
   std::string binding;
-  double bound_s = 0;  ///< the binding resource's lower bound on the time: F / P or Q / BW
+  double bound_s = 0;  ///< the binding resource's lower bound on the time: F_issued / P or Q / BW
 };
 
 struct RunFigures;

@@ -55,6 +55,7 @@ void add_levels(Json& json, const Levels& l) {
     levels.push_back(std::move(figures));
   }
   json["levels"] = std::move(levels);
+  json["compute_roof_flop_per_s"] = l.compute_roof_flop_per_s;
   json["binding_level"] = l.binding;
 }
 
@@ -140,6 +141,7 @@ Json analytical_json(const RunConfig& config) {
   const Roofline& r = a.roofline;
   const Footprint& f = a.footprint;
   return Json{{"flops", a.flops},
+              {"issued_flops", a.issued_flops},
               {"hbm_bytes", a.hbm_bytes()},
               {"hbm_read_bytes", a.hbm_read_bytes},
               {"hbm_write_bytes", a.hbm_write_bytes},
@@ -196,6 +198,7 @@ Json simulated_json(const SimulationResult& r, const RunFigures& d) {
   const CoreStats& c = d.cores;
   return Json{{"time_s", d.time_s},
               {"flops", d.flops},
+              {"issued_flops", d.issued_flops},
               {"hbm_bytes", d.hbm_bytes},
               {"hbm_read_bytes", r.hbm.read_bytes},
               {"hbm_write_bytes", r.hbm.write_bytes},
@@ -348,7 +351,9 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
     }
     out += '\n';
   }
-  out += fmt::format(row, "compute", "", "", "", roof(analytical.peak_flop_per_s) + " (P)");
+  const bool edges = analytical.compute_roof_flop_per_s != analytical.peak_flop_per_s;
+  out += fmt::format(row, "compute", "", "", "",
+                     roof(analytical.compute_roof_flop_per_s) + (edges ? " (*)" : " (P)"));
   if (simulated) {
     out += fmt::format(sim_row, "", "", "", percent(simulated->compute_busy_fraction));
   }
@@ -357,6 +362,12 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
                      simulated ? fmt::format(";  in the run: {} (the lowest at the Q measured)",
                                              simulated->binding)
                                : "");
+  if (edges) {
+    out += fmt::format(
+        "    (*) P x F / F issued: edge tiles execute {} FLOPs for the {} useful, their lanes "
+        "outside the matrix predicated off\n",
+        with_commas(config.analysis.issued_flops), with_commas(config.analysis.flops));
+  }
   for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
     const std::string name = upper_case(level.name);
     out += fmt::format(
@@ -439,6 +450,9 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
                        d->verdict.percent_of_roof, d->verdict.limit)
          : "");
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
+  if (a.issued_flops != a.flops) {  // edge tiles: their predicated-off lanes
+    line(row, "FLOPs issued", with_commas(a.issued_flops), d ? with_commas(d->issued_flops) : "");
+  }
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
   line(row, "intensity I (FLOP/B)", fmt::format("{:.6f}", r.intensity_flop_per_byte),
        d ? fmt::format("{:.6f}", d->intensity_flop_per_byte) : "");

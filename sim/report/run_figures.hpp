@@ -32,7 +32,8 @@ struct Verdict {
 struct RunFigures {
   double time_s = 0;
   double core_time_s = 0;  ///< run time x cores (none for a memory trace)
-  std::uint64_t flops = 0;
+  std::uint64_t flops = 0;         ///< useful: the problem's F
+  std::uint64_t issued_flops = 0;  ///< what the compute units executed (edge tiles' lanes too)
   std::uint64_t hbm_bytes = 0;
   double flop_per_s = 0;
   double hbm_bytes_per_s = 0;

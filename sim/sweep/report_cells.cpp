@@ -145,6 +145,7 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   visit_fields(config.workload, fields);
 
   c.integer("analytical.flops", a.flops);
+  c.integer("analytical.issued_flops", a.issued_flops);
   c.integer("analytical.hbm_bytes", a.hbm_bytes());
   c.integer("analytical.hbm_read_bytes", a.hbm_read_bytes);
   c.integer("analytical.hbm_write_bytes", a.hbm_write_bytes);
@@ -210,6 +211,7 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.real(names->roof, level.roof_flop_per_s);
     c.real(names->time, level.time_s);
   }
+  c.real("analytical.compute_roof_flop_per_s", levels.compute_roof_flop_per_s);
   c.text("analytical.binding_level", levels.binding);
 }
 

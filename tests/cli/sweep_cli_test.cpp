@@ -38,13 +38,13 @@ class SweepCli : public ::testing::Test {
   }
 
   // Six tiny points (512^3 GEMMs): three run, one is skipped by the constraint (64 KiB of
-  // buffers), two fail (48 does not divide 512).
+  // buffers), two fail (a 1024 tile is larger than 512).
   std::string tiny_sweep() {
     return sweep_file("tiny.yaml",
                       "  set:\n    workload.m: 512\n    workload.n: 512\n    workload.k: 512\n"
                       "  axes:\n"
                       "    - workload.tile: [{m: 32, n: 32, k: 32}, {m: 64, n: 64, k: 64},\n"
-                      "                      {m: 48, n: 48, k: 48}]\n"
+                      "                      {m: 1024, n: 1024, k: 1024}]\n"
                       "    - workload.stages: [1, 2]\n"
                       "  constraints:\n"
                       "    - analytical.footprint.sram_bytes_per_block <= 48KiB\n");
@@ -161,8 +161,8 @@ TEST_F(SweepCli, SimulatedSweepRecordsEveryPointTheSameAtEveryJ) {
       << all[3]["reason"];
   EXPECT_EQ(all[4]["reason"],
             sweep +
-                ":10:27: workload.tile.m: value \"48\": the tile does not divide the matrix "
-                "(m = 512) (choose a divisor of it)");
+                ":10:27: workload.tile.m: value \"1024\": the tile is larger than the matrix "
+                "(m = 512) (use a tile of at most 512)");
   const std::string csv = slurp(path("j1/results.csv"));
   for (const char* column : {"simulated.time_s", "analytical.t_ideal_s",
                              "simulated.achieved_hbm_bytes_per_s", "components.hbm."}) {

@@ -335,15 +335,15 @@ TEST_F(SweepReport, RooflineHasEveryPointAndEachMachinesRoof) {
 }
 
 TEST_F(SweepReport, SimulatedSweepDrawsSimulatedFiguresAndMarksFailures) {
-  // Six tiny points (512^3 GEMMs): three run, one is skipped by the constraint, two fail (48
-  // does not divide 512).
+  // Six tiny points (512^3 GEMMs): three run, one is skipped by the constraint, two fail (a
+  // 1024 tile is larger than 512).
   std::ofstream(path("tiny.yaml"))
       << "sweep:\n  hardware: " << test::config_path("hardware/seed.yaml")
       << "\n  workload: " << test::config_path("workloads/seed/gemm-4096-t64-double.yaml")
       << "\n  set:\n    workload.m: 512\n    workload.n: 512\n    workload.k: 512\n"
          "  axes:\n"
          "    - workload.tile: [{m: 32, n: 32, k: 32}, {m: 64, n: 64, k: 64},\n"
-         "                      {m: 48, n: 48, k: 48}]\n"
+         "                      {m: 1024, n: 1024, k: 1024}]\n"
          "    - workload.stages: [1, 2]\n"
          "  constraints:\n"
          "    - analytical.footprint.sram_bytes_per_block <= 48KiB\n";
@@ -384,7 +384,7 @@ TEST_F(SweepReport, SimulatedSweepDrawsSimulatedFiguresAndMarksFailures) {
     // The reason as the row has it: the sweep file's line that set the tile, and the rule.
     const std::string why =
         states[i] == "failed"
-            ? "failed: " + path("tiny.yaml") + ":10:27: workload.tile.m: value \"48\""
+            ? "failed: " + path("tiny.yaml") + ":10:27: workload.tile.m: value \"1024\""
             : "skipped: constraint 'analytical.footprint.sram_bytes_per_block";
     EXPECT_NE(titles[i].find(why), std::string::npos) << titles[i];
   }

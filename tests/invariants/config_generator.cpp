@@ -46,7 +46,9 @@
 //   register_tiled 25 %, no_reuse 20 %. Tiles of 1 to 64 (B_M, B_N) and 1 to 32 (B_K), mostly
 //   powers of two, some 3, 6, 12, 24, 48; the matrix is 1 to 6 tiles along M and N and 1 to 8
 //   K-steps, so a run is at most 36 blocks of 8 steps: small enough for tens of milliseconds,
-//   with more blocks than some machines have slots (waves, tails). Stages 1 to min(4, K-steps).
+//   with more blocks than some machines have slots (waves, tails). Tiled draws have edge tiles
+//   35 % of the time: each size of two or more tiles falls short of whole tiles by 0 to B - 1.
+//   Stages 1 to min(4, K-steps).
 //   register_tile (not no_reuse) divisors of the tile up to 8; tile and register tile redrawn
 //   (a few times) until a block has at most 512 threads, and no more than the machine's
 //   max_threads_per_block and max_warps allow (the rest of the draws would be refused for it);
@@ -364,13 +366,23 @@ std::string draw_gemm(Random& r, const Machine& m, std::string& summary) {
   const std::uint64_t steps = r.uniform(1, 8);
   const std::uint64_t grid_m = r.uniform(1, 6);
   const std::uint64_t grid_n = r.uniform(1, 6);
+  // Edge tiles: the last block row, column or K-step partial (never the only one, so that the
+  // tile stays no larger than the matrix).
+  const bool edges = strategy == "tiled" && r.chance(0.35);
+  const auto size = [&](std::uint64_t tile, std::uint64_t count) {
+    const std::uint64_t whole = tile * count;
+    return edges && count > 1 && tile > 1 ? whole - r.uniform(0, tile - 1) : whole;
+  };
+  const std::uint64_t size_m = size(tile_m, grid_m);
+  const std::uint64_t size_n = size(tile_n, grid_n);
+  const std::uint64_t size_k = size(tile_k, steps);
 
   YamlWriter y;
   y.begin("workload");
   y.key("kind", "gemm");
-  y.key("m", tile_m * grid_m);
-  y.key("n", tile_n * grid_n);
-  y.key("k", tile_k * steps);
+  y.key("m", size_m);
+  y.key("n", size_n);
+  y.key("k", size_k);
   y.key("dtype", type.name);
   if (r.chance(0.2))
     y.key("accumulator",
@@ -415,8 +427,9 @@ std::string draw_gemm(Random& r, const Machine& m, std::string& summary) {
     y.end();
   }
   y.end();
-  summary = "gemm " + strategy + " " + type.name + " " + std::to_string(tile_m * grid_m) + "x" +
-            std::to_string(tile_n * grid_n) + "x" + std::to_string(tile_k * steps) + " (tile " +
+  if (size_m % tile_m != 0 || size_n % tile_n != 0 || size_k % tile_k != 0) extras += ", edges";
+  summary = "gemm " + strategy + " " + type.name + " " + std::to_string(size_m) + "x" +
+            std::to_string(size_n) + "x" + std::to_string(size_k) + " (tile " +
             std::to_string(tile_m) + "x" + std::to_string(tile_n) + "x" + std::to_string(tile_k) +
             extras + ")";
   return y.text();

@@ -143,10 +143,24 @@ TEST(Gemm, NonSquareTilesAndOtherDataTypesFollowTheGeneralFormulas) {
 
 TEST(Roofline, BoundFlipsAtTheRidge) {
   const Roof roof{20e12, 1e12};
-  EXPECT_EQ(roofline(19, 1, roof).bound, Bound::memory);
-  EXPECT_EQ(roofline(21, 1, roof).bound, Bound::compute);
-  EXPECT_DOUBLE_EQ(roofline(19, 1, roof).roof_flop_per_s, 19e12);
-  EXPECT_DOUBLE_EQ(roofline(21, 1, roof).roof_flop_per_s, 20e12);
+  EXPECT_EQ(roofline(19, 19, 1, roof).bound, Bound::memory);
+  EXPECT_EQ(roofline(21, 21, 1, roof).bound, Bound::compute);
+  EXPECT_DOUBLE_EQ(roofline(19, 19, 1, roof).roof_flop_per_s, 19e12);
+  EXPECT_DOUBLE_EQ(roofline(21, 21, 1, roof).roof_flop_per_s, 20e12);
+}
+
+TEST(Roofline, IssuedLanesTakeComputeTimeButAreNotUseful) {
+  // 18 useful FLOPs of 24 issued (edge tiles' predicated lanes): below the ridge by F / Q, yet
+  // compute-bound, since the units execute all 24: T_compute = 24 / P = 1.2 ps > T_memory = 1 ps.
+  const Roof roof{20e12, 1e12};
+  const Roofline r = roofline(18, 24, 1, roof);
+  EXPECT_DOUBLE_EQ(r.intensity_flop_per_byte, 18.0);
+  EXPECT_DOUBLE_EQ(r.t_compute_s, 1.2e-12);
+  EXPECT_DOUBLE_EQ(r.t_memory_s, 1e-12);
+  EXPECT_EQ(r.bound, Bound::compute);
+  // Useful FLOP/s: P x 18 / 24 = F / T_ideal.
+  EXPECT_DOUBLE_EQ(r.roof_flop_per_s, 15e12);
+  EXPECT_DOUBLE_EQ(r.roof_flop_per_s, 18 / r.t_ideal_s);
 }
 
 TEST(Occupancy, TheTightestResourceLimits) {

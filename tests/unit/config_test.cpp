@@ -114,8 +114,10 @@ TEST_F(ConfigTest, TileRules) {
   expect_error(seed_hardware(), gemm(),
                {"--set workload.tile.m=8192", "the tile is larger than the matrix"},
                {"workload.tile.m=8192"});
-  expect_error(seed_hardware(), gemm(), {"workload.tile.n", "does not divide the matrix"},
-               {"workload.tile.n=48"});
+  expect_error(seed_hardware(), gemm(),
+               {"workload.tile.n", "does not divide the matrix (n = 4096)",
+                "edge tiles are modelled for strategy: tiled only"},
+               {"workload.tile.n=48", "workload.strategy=no_reuse"});
   expect_error(seed_hardware(), gemm(), {"workload.stages", "more stages than K-steps"},
                {"workload.stages=65"});
 }

@@ -96,13 +96,17 @@ TEST(GemmKernel, TiledProgramHasTheSeedsShape) {
   EXPECT_EQ(buffers[6], 1);  // A_2
 }
 
-TEST(GemmKernel, TilesLandAtTheirAddresses) {
+GemmSpec tiled_gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, TileShape tile) {
   GemmSpec spec;
-  spec.m = 128;
-  spec.n = 256;
-  spec.k = 64;
-  spec.tile = TileShape{32, 64, 16};
-  const Kernel kernel = build_kernel(spec);
+  spec.m = m;
+  spec.n = n;
+  spec.k = k;
+  spec.tile = tile;
+  return spec;
+}
+
+TEST(GemmKernel, TilesLandAtTheirAddresses) {
+  const Kernel kernel = build_kernel(tiled_gemm(128, 256, 64, TileShape{32, 64, 16}));
   const Op& a1 = kernel.program.ops()[3];  // A_1
   const Op& b1 = kernel.program.ops()[4];  // B_1
   ASSERT_EQ(kernel.program.label(3), "load A_1");
@@ -116,6 +120,56 @@ TEST(GemmKernel, TilesLandAtTheirAddresses) {
   EXPECT_EQ(b.base, b_base + (16 * 256 + 3 * 64) * 4u);
   EXPECT_EQ(b.rows, 16u);
   EXPECT_EQ(b.row_bytes, 64u * 4);
+}
+
+// 100 x 90 x 40 in 32 x 64 x 16 tiles: a grid of 4 x 2 blocks of 3 K-steps, each last one an
+// edge tile that loads and stores only what lies in the matrix.
+TEST(GemmKernel, EdgeTilesLoadAndStoreOnlyWhatLiesInTheMatrix) {
+  const GemmSpec spec = tiled_gemm(100, 90, 40, TileShape{32, 64, 16});
+  const Kernel kernel = build_kernel(spec);
+  EXPECT_EQ(kernel.grid_rows, 4u);
+  EXPECT_EQ(kernel.blocks(), 8u);
+  const auto& ops = kernel.program.ops();
+  ASSERT_EQ(kernel.program.label(6), "load A_2");
+  ASSERT_EQ(kernel.program.label(7), "load B_2");
+  ASSERT_EQ(kernel.program.label(9), "store C_0");
+  const Op& a2 = ops[6];
+  const Op& b2 = ops[7];
+  const Op& c = ops[9];
+  // A: the last K-step has 40 - 32 = 8 columns; the last block row 100 - 96 = 4 rows.
+  const Region a_inner = a2.address.for_block(BlockCoord{0, 1});
+  EXPECT_EQ(a_inner.rows, 32u);
+  EXPECT_EQ(a_inner.row_bytes, 8u * 4);
+  EXPECT_EQ(a_inner.pitch_bytes, 40u * 4);
+  const Region a_edge = a2.address.for_block(BlockCoord{3, 1});
+  EXPECT_EQ(a_edge.base, (96 * 40 + 32) * 4u);  // row 96, column 32 of A
+  EXPECT_EQ(a_edge.rows, 4u);
+  EXPECT_EQ(a2.hbm_bytes(BlockCoord{3, 0}), 4u * 8 * 4);
+  // B: 8 rows in the last K-step; the last block column keeps 90 - 64 = 26 of its 64 columns.
+  EXPECT_EQ(b2.address.for_block(BlockCoord{0, 0}).row_bytes, 64u * 4);
+  const Region b_edge = b2.address.for_block(BlockCoord{0, 1});
+  EXPECT_EQ(b_edge.rows, 8u);
+  EXPECT_EQ(b_edge.row_bytes, 26u * 4);
+  EXPECT_EQ(b_edge.pitch_bytes, 90u * 4);
+  // C: the corner block keeps 4 x 26 of its 32 x 64 outputs.
+  EXPECT_EQ(c.hbm_bytes(BlockCoord{0, 0}), 32u * 64 * 4);
+  EXPECT_EQ(c.hbm_bytes(BlockCoord{3, 1}), 4u * 26 * 4);
+  // Every block computes its whole tile (predicated lanes included) and lands whole tiles.
+  EXPECT_EQ(ops[8].flops, 2u * 32 * 64 * 16);
+  EXPECT_EQ(a2.sram_write_bytes, 32u * 16 * 4);
+
+  // Summed over the grid, the bytes loaded and stored are the analytical Q to the byte.
+  std::uint64_t bytes = 0;
+  for (std::uint64_t row = 0; row < 4; ++row) {
+    for (std::uint64_t col = 0; col < 2; ++col) {
+      for (const Op& op : ops) {
+        if (op.is_memory()) bytes += op.hbm_bytes(BlockCoord{row, col});
+      }
+    }
+  }
+  EXPECT_EQ(bytes, analyze(spec, Roof{1e12, 1e12}).hbm_bytes());
+  // ceil(N/B_N) M K e + ceil(M/B_M) K N e + M N e
+  EXPECT_EQ(bytes, 2u * 100 * 40 * 4 + 4u * 40 * 90 * 4 + 100u * 90 * 4);
 }
 
 }  // namespace

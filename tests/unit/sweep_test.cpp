@@ -326,7 +326,7 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
 TEST_F(SweepTest, PointsThatBreakARuleFailWithTheSweepFilesLine) {
   const std::string path = sweep_file(
       "  axes:\n"
-      "    - workload.tile.n: [64, 48]\n"
+      "    - workload.tile.n: [64, 8192]\n"
       "    - hardware.hbm.bandwidth: [1TB/s, 0TB/s]\n");
   const SweepSpec spec = load_sweep(path);
   ColumnTable columns;
@@ -343,10 +343,10 @@ TEST_F(SweepTest, PointsThatBreakARuleFailWithTheSweepFilesLine) {
   // A rule between values (checked on typed values), reported like load_config does.
   EXPECT_EQ(evaluator.evaluate(2, row), PointStatus::failed);
   EXPECT_EQ(reason(), path +
-                          ":5:29: workload.tile.n: value \"48\": the tile does not divide the "
-                          "matrix (n = 4096) (choose a divisor of it)");
+                          ":5:29: workload.tile.n: value \"8192\": the tile is larger than the "
+                          "matrix (n = 4096) (use a tile of at most 4096)");
   EXPECT_EQ(row.find(evaluator.head().status)->text, "failed");
-  EXPECT_EQ(row.find(*columns.find("axis.workload.tile.n"))->integer, 48u);
+  EXPECT_EQ(row.find(*columns.find("axis.workload.tile.n"))->integer, 8192u);
 }
 
 TEST_F(SweepTest, ConstraintsSkipAndCapacityFails) {
