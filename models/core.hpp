@@ -17,6 +17,11 @@ struct CoreParams {
   std::uint64_t max_bytes_in_flight = 0;     ///< memory bytes outstanding per core
   std::uint32_t max_requests_in_flight = 0;  ///< memory requests outstanding; 0 = no limit
   std::uint32_t max_warps = 0;               ///< resident warps (all blocks); 0 = no limit
+  /// From a block's admission to its first instruction: the work distributor hands it to the
+  /// core and the core sets it up. A finished block's slot stays idle this long before its
+  /// successor runs, which is what short blocks (a streaming kernel's) pay once each.
+  Cycles block_launch;
+  Cycles warp_launch;  ///< added to block_launch for each warp of the block (warps start in turn)
   SramParams sram;
   RegisterFileParams registers;
   ComputeUnitParams compute;
@@ -46,6 +51,7 @@ struct CoreStats : StatFields<CoreStats> {
   Time waiting_data;     ///< compute idle while loads were outstanding (data not yet there)
   Time draining;         ///< compute idle, blocks resident, no load outstanding (stores, syncs)
   Time no_work;          ///< compute idle, no block resident
+  Time launching;        ///< compute idle, no load outstanding, a block being launched
   Time buffer_wait;      ///< summed over loads: ready but for a buffer still in use
   Time in_flight_limit;  ///< the next memory request waited for the in-flight limit
   Time finish;           ///< when the core's last block retired
@@ -92,10 +98,13 @@ struct CoreStats : StatFields<CoreStats> {
                 "compute idle, blocks resident, no load outstanding (stores, barriers, pipeline)"),
         counter("no_work_s", &CoreStats::no_work, "s", Merge::sum,
                 "compute idle with no block resident"),
+        counter("launching_s", &CoreStats::launching, "s", Merge::sum,
+                "compute idle, no load outstanding, while a block was being launched"),
         counter("buffer_waits", &CoreStats::buffer_waits, "loads", Merge::sum,
                 "loads that waited for a free buffer"),
-        counter("buffer_wait_s", &CoreStats::buffer_wait, "s", Merge::sum,
-                "summed over loads: ready but for a buffer still in use (load-time, not core-time)"),
+        counter(
+            "buffer_wait_s", &CoreStats::buffer_wait, "s", Merge::sum,
+            "summed over loads: ready but for a buffer still in use (load-time, not core-time)"),
         counter("in_flight_limit_s", &CoreStats::in_flight_limit, "s", Merge::sum,
                 "next memory request held back by the in-flight limit"),
         counter("finish_s", &CoreStats::finish, "s", Merge::max,

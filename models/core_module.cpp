@@ -26,6 +26,8 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, const CoreParams& 
       kernel_(kernel),
       wakeups_(wakeups),
       wakeup_index_(wakeups.add(*this)) {
+  launch_time_ = clock.duration(
+      Cycles{params.block_launch.count + kernel.warps_per_block * params.warp_launch.count});
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);
   payload_.set_byte_enable_ptr(nullptr);
@@ -73,10 +75,14 @@ void Core::wake(Time t) {
     while (!completions_.empty() && completions_.top().time_ps <= t.ps()) {
       const Completion done = completions_.top();
       completions_.pop();
+      if (done.op == kPostedStoreOp) store_accepted(done.posted_bytes, t);
       completed(done.slot, done.op, t);
     }
+    block_retired_ = false;
     admit_blocks(t);
     issue_memory_requests(t);
+    // A posted store may have retired its block: its slot takes the next block now.
+    if (block_retired_) continue;
     if (completions_.empty() || completions_.top().time_ps > t.ps()) break;
   }
   if (observing(observer_)) report_levels(t);
@@ -93,6 +99,8 @@ void Core::wake(Time t) {
 }
 
 bool Core::actionable(const Completion& completion) const {
+  // A launch makes ops ready; a posted store may be the core's last activity (its finish).
+  if (completion.op == kLaunchOp || completion.op == kPostedStoreOp) return true;
   const BlockSlot& block = slots_[completion.slot];
   if (block.ops_left == 1) return true;  // retires the block
   const Program& program = *block.program;
@@ -106,6 +114,7 @@ bool Core::actionable(const Completion& completion) const {
 }
 
 void Core::complete_quietly(const Completion& completion) {
+  assert(completion.op != kLaunchOp && completion.op != kPostedStoreOp && "always actionable");
   BlockSlot& block = slots_[completion.slot];
   const Op& o = block.program->ops()[completion.op];
   const Time at = Time::from_ps(completion.time_ps);
@@ -180,6 +189,8 @@ void Core::account_span(Time t) {
   } else if (loads_in_flight_ > 0 || queued_loads_ > 0) {
     stats_.waiting_data += idle;
     if (queue_blocked_by_limit_) stats_.waiting_data_limited += idle;
+  } else if (launching_blocks_ > 0) {
+    stats_.launching += idle;
   } else if (active_blocks_ > 0) {
     stats_.draining += idle;
   } else {
@@ -262,10 +273,19 @@ void Core::admit_blocks(Time t) {
     ++active_blocks_;
     active_warps_ += kernel_.warps_per_block;
     stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, active_blocks_);
-    for (std::uint32_t op = 0; op < program.size(); ++op) check_ready(block, slot, op, t);
+    if (launch_time_ == Time{}) {
+      start_block(block, slot, t);
+    } else {
+      ++launching_blocks_;
+      schedule(t + launch_time_, slot, kLaunchOp);
+    }
   }
   assert((active_blocks_ > 0 || no_more_blocks_) &&
          "configuration checks one block fits a core's SRAM and register file");
+}
+
+void Core::start_block(BlockSlot& block, std::uint32_t slot, Time t) {
+  for (std::uint32_t op = 0; op < block.program->size(); ++op) check_ready(block, slot, op, t);
 }
 
 void Core::check_ready(BlockSlot& block, std::uint32_t slot, std::uint32_t op, Time t) {
@@ -379,9 +399,29 @@ void Core::issue_memory_requests(Time t) {
       }
     }
     if (observing(observer_)) report_op(UnitKind::dma, next.slot, next.op, t, t, done, done);
+    if (!is_load && posted(*block.program, next.op)) {
+      completions_.push(Completion{done.ps(), next_sequence_++, next.slot, kPostedStoreOp, bytes});
+      issued(next.slot, next.op, t);
+      ++stats_.ops;
+      if (--block.ops_left == 0) retire(next.slot, t);
+      continue;
+    }
     schedule(done, next.slot, next.op);
     issued(next.slot, next.op, t);
   }
+}
+
+bool Core::posted(const Program& program, std::uint32_t op) const {
+  for (const Successor* s = program.successors_begin(op); s != program.successors_end(op); ++s) {
+    if (s->kind != EdgeKind::issue_order) return false;
+  }
+  return true;
+}
+
+void Core::store_accepted(std::uint64_t bytes, Time t) {
+  bytes_in_flight_ -= bytes;
+  release_counts(Release::store);
+  stats_.finish = max(stats_.finish, t);
 }
 
 void Core::schedule(Time when, std::uint32_t slot, std::uint32_t op) {
@@ -400,6 +440,12 @@ void Core::issued(std::uint32_t slot, std::uint32_t op, Time t) {
 
 void Core::completed(std::uint32_t slot, std::uint32_t op, Time t) {
   BlockSlot& block = slots_[slot];
+  if (op == kPostedStoreOp) return;  // store_accepted did what there is to do
+  if (op == kLaunchOp) {
+    --launching_blocks_;
+    start_block(block, slot, t);
+    return;
+  }
   const Program& program = *block.program;
   const Op& o = program.ops()[op];
   if (o.is_memory()) bytes_in_flight_ -= o.hbm_bytes(block.coord);
@@ -428,7 +474,8 @@ void Core::retire(std::uint32_t slot, Time t) {
   sram.timing.release(kernel_.sram_bytes_per_block);
   registers.timing.release(kernel_.register_bytes_per_block);
   ++stats_.blocks;
-  stats_.finish = t;
+  stats_.finish = max(stats_.finish, t);
+  block_retired_ = true;
 }
 
 }  // namespace ridgeline

@@ -20,10 +20,16 @@
 // - a barrier holds its block for its cycles; other resident blocks keep the compute unit busy
 //   meanwhile, which is how more resident blocks hide one block's synchronisation and latency.
 //
+// - a store that no op waits for is posted: its block counts it done when it leaves the queue
+//   (its bytes stay in flight until the memory has taken them), so a block may retire with its
+//   stores outstanding, and the core's finish is its last block's or its last store's, the later;
+// - an admitted block starts `block_launch` + warps x `warp_launch` cycles later (its launch):
+//   its first ops become ready then, as if a completion of the block's launch released them.
+//
 // Compute-idle time is attributed to the first of these that holds: a barrier in progress, a
 // spilled-register reload outstanding, a data load outstanding or queued (and, within that, the
-// queue held by the in-flight limit), resident blocks with nothing to wait for (draining), no
-// block at all.
+// queue held by the in-flight limit), a block being launched, resident blocks with nothing to
+// wait for (draining), no block at all.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -71,11 +77,17 @@ class Core : public sc_core::sc_module, public Wakeable {
   void observe(ActivityObserver* observer);
 
  private:
+  /// The op index of a block's launch completing: its first ops become ready.
+  static constexpr std::uint32_t kLaunchOp = ~std::uint32_t{0};
+  /// The op index of a posted store's data accepted by the memory: the block that issued it may
+  /// be gone; only the bytes and request it held in flight are released.
+  static constexpr std::uint32_t kPostedStoreOp = kLaunchOp - 1;
   struct Completion {
     std::uint64_t time_ps;
     std::uint64_t sequence;  // ties resolve in issue order, so runs are repeatable
     std::uint32_t slot;
     std::uint32_t op;
+    std::uint64_t posted_bytes = 0;  // kPostedStoreOp: the store's bytes
     bool operator>(const Completion& other) const {
       return time_ps != other.time_ps ? time_ps > other.time_ps : sequence > other.sequence;
     }
@@ -112,6 +124,7 @@ class Core : public sc_core::sc_module, public Wakeable {
   void complete_quietly(const Completion& completion);
   void release_successors(BlockSlot& block, std::uint32_t slot, std::uint32_t op, Time at);
   void admit_blocks(Time now);
+  void start_block(BlockSlot& block, std::uint32_t slot, Time now);
   void check_ready(BlockSlot& block, std::uint32_t slot, std::uint32_t op, Time now);
   void start_op(std::uint32_t slot, std::uint32_t op, Time now);
   void issued(std::uint32_t slot, std::uint32_t op, Time now);
@@ -119,6 +132,10 @@ class Core : public sc_core::sc_module, public Wakeable {
   void issue_memory_requests(Time now);
   void issue_compute(std::uint32_t slot, std::uint32_t op, Time now);
   void schedule(Time when, std::uint32_t slot, std::uint32_t op);
+  /// A store nothing waits for but its block's end: posted, as a GPU's warps exit without waiting
+  /// for their stores to be acknowledged.
+  bool posted(const Program& program, std::uint32_t op) const;
+  void store_accepted(std::uint64_t bytes, Time now);
   void retire(std::uint32_t slot, Time now);
   void release_counts(Release what);
   static Release release_of(const Op& op);
@@ -138,6 +155,9 @@ class Core : public sc_core::sc_module, public Wakeable {
   std::uint64_t next_sequence_ = 0;
   std::vector<BlockSlot> slots_;
   std::uint32_t active_blocks_ = 0;
+  std::uint32_t launching_blocks_ = 0;  // admitted, their launch not yet done
+  bool block_retired_ = false;          // since the wake-up loop last admitted blocks
+  Time launch_time_;                    // block_launch + warps x warp_launch
   std::uint64_t active_warps_ = 0;
   Refusal refused_by_ = Refusal::none;  // why the last admission attempt stopped
   bool no_more_blocks_ = false;

@@ -8,19 +8,22 @@
 
 namespace ridgeline {
 
-enum class DataType : std::uint8_t { fp32, tf32, bf16, fp16, fp8, int8, int32 };
+// fp64 last: the order is the order messages list the types in, and it came after the others.
+enum class DataType : std::uint8_t { fp32, tf32, bf16, fp16, fp8, int8, int32, fp64 };
 
-inline constexpr std::size_t kDataTypeCount = 7;
+inline constexpr std::size_t kDataTypeCount = 8;
 
 inline constexpr std::array<DataType, kDataTypeCount> kAllDataTypes = {
-    DataType::fp32, DataType::tf32, DataType::bf16, DataType::fp16,
-    DataType::fp8,  DataType::int8, DataType::int32};
+    DataType::fp32, DataType::tf32, DataType::bf16,  DataType::fp16,
+    DataType::fp8,  DataType::int8, DataType::int32, DataType::fp64};
 
 constexpr std::size_t index_of(DataType type) { return static_cast<std::size_t>(type); }
 
 /// Storage size of one element, bytes. TF32 is stored in FP32's 32-bit container.
 constexpr std::uint64_t element_bytes(DataType type) {
   switch (type) {
+    case DataType::fp64:
+      return 8;
     case DataType::fp32:
     case DataType::tf32:
     case DataType::int32:
@@ -51,6 +54,8 @@ constexpr std::string_view name_of(DataType type) {
       return "int8";
     case DataType::int32:
       return "int32";
+    case DataType::fp64:
+      return "fp64";
   }
   return "?";
 }

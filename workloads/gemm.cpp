@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "workloads/element_grid.hpp"
 #include "workloads/layout.hpp"
 #include "workloads/staged_loop.hpp"
 #include "workloads/wording.hpp"
@@ -358,13 +359,10 @@ Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
   kernel.program = builder.compile();
   kernel.grid_rows = g.rows;
   kernel.grid_cols = grid_cols;
-  kernel.threads_per_block = f.threads;
-  kernel.warps_per_block = f.warps;
+  take_block_resources(kernel, f);
   kernel.block_order = s.block_order;
   kernel.block_order.cluster_rows = cluster.m;
   kernel.block_order.cluster_cols = cluster.n;
-  kernel.sram_bytes_per_block = f.sram_bytes;
-  kernel.register_bytes_per_block = f.register_bytes;
   return kernel;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "workloads/element_grid.hpp"
 #include "workloads/layout.hpp"
 #include "workloads/staged_loop.hpp"
 
@@ -29,15 +30,7 @@ Footprint footprint(const VectorAddSpec& s, const KernelTarget& target) {
 
 Analysis analyze(const VectorAddSpec& s, const Roof& roof, const KernelTarget& target) {
   const std::uint64_t e = element_bytes(s.dtype);
-  Analysis a;
-  a.flops = s.length;
-  a.issued_flops = a.flops;
-  a.hbm_read_bytes = 2 * s.length * e;
-  a.hbm_write_bytes = s.length * e;
-  a.roof = roof;
-  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
-  a.footprint = footprint(s, target);
-  return a;
+  return streamed_analysis(s.length, 2 * s.length * e, s.length * e, roof, footprint(s, target));
 }
 
 namespace {
@@ -71,22 +64,9 @@ Program block_program(const VectorAddSpec& s, std::uint64_t elements) {
 }  // namespace
 
 Kernel build_kernel(const VectorAddSpec& s, const KernelTarget& target) {
-  Kernel kernel;
-  kernel.name = describe(s);
-  kernel.compute_type = s.dtype;
-  kernel.grid_rows = (s.length + s.block_elements - 1) / s.block_elements;
-  kernel.grid_cols = 1;
-  kernel.program = block_program(s, std::min(s.block_elements, s.length));
-  const std::uint64_t last = s.length - (kernel.grid_rows - 1) * s.block_elements;
-  if (last != s.block_elements && kernel.grid_rows > 1) {
-    kernel.last_block_program = block_program(s, last);
-  }
-  const Footprint f = footprint(s, target);
-  kernel.threads_per_block = f.threads;
-  kernel.warps_per_block = f.warps;
-  kernel.sram_bytes_per_block = f.sram_bytes;
-  kernel.register_bytes_per_block = f.register_bytes;
-  return kernel;
+  return element_grid_kernel(describe(s), s.dtype, s.length, s.block_elements,
+                             footprint(s, target),
+                             [&](std::uint64_t elements) { return block_program(s, elements); });
 }
 
 }  // namespace ridgeline

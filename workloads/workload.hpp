@@ -14,13 +14,14 @@
 
 #include "workloads/gemm.hpp"
 #include "workloads/memory_trace.hpp"
+#include "workloads/stream.hpp"
 #include "workloads/vector_add.hpp"
 #include "workloads/workload_kind.hpp"
 
 namespace ridgeline {
 
 // The order is the order in which messages list the kinds ("choose one of: gemm, ...").
-using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec>;
+using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec>;
 
 /// The traits of the kind `spec` (a GemmSpec, ...) is.
 template <class Spec>

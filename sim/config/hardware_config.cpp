@@ -41,6 +41,13 @@ void parse_thread_limits(const ConfigNode& cores, const ConfigNode& registers,
     threads.barrier = Cycles{barrier->quantity(Dimension::cycles)};
     if (threads.barrier.count > 1'000'000) barrier->fail("must be at most 1000000cycles");
   }
+  for (auto [key, cycles] : {std::pair{"block_launch_latency", &params.core.block_launch},
+                             std::pair{"warp_launch_latency", &params.core.warp_launch}}) {
+    if (auto latency = cores.optional(key)) {
+      *cycles = Cycles{latency->quantity(Dimension::cycles)};
+      if (cycles->count > 1'000'000) latency->fail("must be at most 1000000cycles");
+    }
+  }
   if (const std::uint64_t registers_per_warp =
           std::uint64_t{threads.warp_size} * threads.max_registers_per_thread * kRegisterBytes;
       registers_per_warp > params.core.registers.capacity_bytes) {

@@ -19,6 +19,10 @@ template <>
 struct WorkloadParser<VectorAddSpec> : ReadsNoFiles {
   static VectorAddSpec parse(const ConfigNode& workload);
 };
+template <>
+struct WorkloadParser<StreamSpec> : ReadsNoFiles {
+  static StreamSpec parse(const ConfigNode& workload);
+};
 
 namespace {
 
@@ -186,6 +190,32 @@ VectorAddSpec WorkloadParser<VectorAddSpec>::parse(const ConfigNode& w) {
   if (auto threads = w.optional("threads")) {
     spec.threads = threads->positive_count();
     if (spec.threads > (1u << 24)) threads->fail("must be at most 16777216");
+  }
+  return spec;
+}
+
+StreamSpec WorkloadParser<StreamSpec>::parse(const ConfigNode& w) {
+  StreamSpec spec;
+  std::vector<std::string_view> kernels;
+  for (StreamKernel k : {StreamKernel::read, StreamKernel::write, StreamKernel::copy,
+                         StreamKernel::scale, StreamKernel::add, StreamKernel::triad}) {
+    kernels.push_back(name_of(k));
+  }
+  spec.kernel = *stream_kernel_named(w.required("kernel").choice(kernels));
+  const ConfigNode length = w.required("length");
+  spec.length = length.positive_count();
+  if (spec.length > kMaxElements) length.fail("must be at most 2^40 elements");
+  spec.dtype = parse_data_type(w.required("dtype"));
+  const ConfigNode threads = w.required("threads");
+  spec.threads = threads.positive_count();
+  if (spec.threads > (1u << 24)) threads.fail("must be at most 16777216");
+  if (auto per_thread = w.optional("elements_per_thread")) {
+    spec.elements_per_thread = per_thread->positive_count_at_most(1u << 16);
+  }
+  if (spec.block_elements() > kMaxElements) {
+    threads.fail(fmt::format("a block would hold {} x {} elements, more than 2^40", spec.threads,
+                             spec.elements_per_thread),
+                 "use fewer threads or elements a thread");
   }
   return spec;
 }

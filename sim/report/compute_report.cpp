@@ -50,6 +50,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
   l.percent_of_roof = verdict.percent_of_roof;
   l.lost_s = f.core_time_s - (f.compute.busy - f.compute.operand_limited).seconds();
   l.synchronisation_s = c.barrier_wait.seconds();
+  l.block_launch_s = c.launching.seconds();
   l.register_spill_s = c.spill_wait.seconds();
   l.in_flight_limit_s = c.waiting_data_limited.seconds();
   // The rest of the wait for data is either latency (too little in flight to cover it: too few
@@ -93,11 +94,9 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
     return l;
   }
   const std::vector<std::pair<const char*, double>> causes = {
-      {"synchronisation", l.synchronisation_s},
-      {"register_spill", l.register_spill_s},
-      {"low_occupancy", l.low_occupancy_s},
-      {"input_supply", l.input_supply_s},
-      {"tail", l.tail_s}};
+      {"synchronisation", l.synchronisation_s}, {"block_launch", l.block_launch_s},
+      {"register_spill", l.register_spill_s},   {"low_occupancy", l.low_occupancy_s},
+      {"input_supply", l.input_supply_s},       {"tail", l.tail_s}};
   const auto worst =
       std::max_element(causes.begin(), causes.end(),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -109,6 +108,14 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         "compute idle {} of core time in barriers ({} barriers of {} cycles), with {:.2f} resident "
         "blocks per core to work meanwhile",
         share(l.synchronisation_s), with_commas(barriers), config.hardware.threads.barrier.count,
+        f.resident_blocks_mean);
+  } else if (l.cause == "block_launch") {
+    const CoreParams& core = config.hardware.core;
+    l.summary = fmt::format(
+        "compute idle {} of core time while blocks were launched ({} blocks of {} warps, each "
+        "launched in {} + {} x {} cycles), with {:.2f} resident blocks per core to work meanwhile",
+        share(l.block_launch_s), with_commas(c.blocks), config.analysis.footprint.warps,
+        core.block_launch.count, config.analysis.footprint.warps, core.warp_launch.count,
         f.resident_blocks_mean);
   } else if (l.cause == "register_spill") {
     const std::uint64_t local = c.local_load_bytes + c.local_store_bytes;
@@ -156,6 +163,8 @@ void add_hardware_compute(Json& hardware, const RunConfig& config) {
   hardware["max_threads_per_block"] = limits.max_threads_per_block;
   hardware["max_registers_per_thread"] = limits.max_registers_per_thread;
   hardware["barrier_latency_cycles"] = limits.barrier.count;
+  hardware["block_launch_latency_cycles"] = config.hardware.core.block_launch.count;
+  hardware["warp_launch_latency_cycles"] = config.hardware.core.warp_launch.count;
 }
 
 void add_analytical_compute(Json& analytical, const RunConfig& config) {
@@ -224,6 +233,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                           {"lost_s", l.lost_s},
                           {"by_cause_s",
                            {{"synchronisation", l.synchronisation_s},
+                            {"block_launch", l.block_launch_s},
                             {"register_spill", l.register_spill_s},
                             {"low_occupancy", l.low_occupancy_s},
                             {"input_supply", l.input_supply_s},

@@ -220,6 +220,7 @@ Json simulated_json(const SimulationResult& r, const RunFigures& d) {
                {{"compute_waiting_data_s", c.waiting_data.seconds()},
                 {"in_flight_limit_s", c.in_flight_limit.seconds()},
                 {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+                {"launching_s", c.launching.seconds()},
                 {"draining_s", c.draining.seconds()},
                 {"no_work_s", c.no_work.seconds()}}},
               {"waits", waits_json(r, d)},
@@ -505,6 +506,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
     if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
+    if (c.launching > Time{}) line("    launching blocks          {:>7}", share(c.launching));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));
     line(

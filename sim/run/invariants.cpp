@@ -150,16 +150,17 @@ void check_cores(Checker& check, const RunConfig& config, const SimulationResult
 
     const CoreStats& c = core.core;
     // The compute unit is busy or idle for exactly one reason, from the start to the core's end.
-    const Time shared_out =
-        c.compute_busy + c.barrier_wait + c.spill_wait + c.waiting_data + c.draining + c.no_work;
+    const Time shared_out = c.compute_busy + c.barrier_wait + c.spill_wait + c.waiting_data +
+                            c.launching + c.draining + c.no_work;
     if (shared_out != c.finish) {
       check.fail(
           "{}'s time shared out (busy {} + barriers {} + spill reloads {} + waiting for data "
-          "{} + draining {} + no work {} = {}) is not its time ({})",
+          "{} + launching blocks {} + draining {} + no work {} = {}) is not its time ({})",
           name, duration(c.compute_busy.seconds()), duration(c.barrier_wait.seconds()),
           duration(c.spill_wait.seconds()), duration(c.waiting_data.seconds()),
-          duration(c.draining.seconds()), duration(c.no_work.seconds()),
-          duration(shared_out.seconds()), duration(c.finish.seconds()));
+          duration(c.launching.seconds()), duration(c.draining.seconds()),
+          duration(c.no_work.seconds()), duration(shared_out.seconds()),
+          duration(c.finish.seconds()));
     }
     check.at_most(name + "'s compute busy time", c.compute_busy, "its time", c.finish);
     check.at_most(name + "'s overlap", c.overlap, "its compute busy time", c.compute_busy);

@@ -128,6 +128,8 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   c.integer("hardware.max_threads_per_block", limits.max_threads_per_block);
   c.integer("hardware.max_registers_per_thread", limits.max_registers_per_thread);
   c.integer("hardware.barrier_latency_cycles", limits.barrier.count);
+  c.integer("hardware.block_launch_latency_cycles", hw.core.block_launch.count);
+  c.integer("hardware.warp_launch_latency_cycles", hw.core.warp_launch.count);
   if (const auto& l2 = hw.l2) {
     c.integer("hardware.l2.capacity_bytes", l2->capacity_bytes);
     c.integer("hardware.l2.line_bytes", l2->line_bytes);

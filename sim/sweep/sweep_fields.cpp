@@ -42,6 +42,8 @@ const std::array kHardwareSetters = {
                              core.compute.flops_per_cycle[index_of(DataType::int8)]),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.compute.throughput.int32",
                              core.compute.flops_per_cycle[index_of(DataType::int32)]),
+    RIDGELINE_HARDWARE_FIELD("hardware.cores.compute.throughput.fp64",
+                             core.compute.flops_per_cycle[index_of(DataType::fp64)]),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.compute.pipeline_latency",
                              core.compute.pipeline_latency),
     RIDGELINE_HARDWARE_FIELD("hardware.hbm.bandwidth", hbm.peak_bandwidth),

@@ -13,7 +13,8 @@
 //   and a run stays tens of milliseconds (each core is a module elaborated before the run).
 // - max_resident_blocks 1 to 8; warp_size absent (32) or 4 to 32; max_warps absent or 8 to 64
 //   (the GPUs' 64 and below); max_threads_per_block absent or 128 to 1024; barrier_latency absent
-//   or 0 to 40 cycles (0 leaves barriers out, above it they cost time).
+//   or 0 to 40 cycles (0 leaves barriers out, above it they cost time); block_launch_latency
+//   and warp_launch_latency absent or 0 to 500 and 0 to 8 cycles (a block's start delayed).
 // - sram.capacity 16 to 512 KiB in whole KiB (not only powers of two), ports 8 to 1024 B/cycle
 //   each: the slow ports make SRAM the binding level, the fast ones leave it idle.
 // - registers.capacity 64 to 512 KiB in whole KiB; max_per_thread absent or 32 to 255 and never
@@ -41,7 +42,7 @@
 //   log-uniform and independent of HBM's (so the L2 port is sometimes slower than HBM and binds);
 //   hit latency 0 to 300 ns; write policy and set index each absent, or either value.
 //
-// Workloads (gemm 60 %, vector_add 25 %, memory_trace 15 %)
+// Workloads (gemm 55 %, vector_add 20 %, stream 10 %, memory_trace 15 %)
 // - gemm: dtype one the hardware lists; accumulator absent or any type; strategy tiled 55 %,
 //   register_tiled 25 %, no_reuse 20 %. Tiles of 1 to 64 (B_M, B_N) and 1 to 32 (B_K), mostly
 //   powers of two, some 3, 6, 12, 24, 48; the matrix is 1 to 6 tiles along M and N and 1 to 8
@@ -60,6 +61,8 @@
 //   absent (16 chunks) or 1 to 16 chunks; stages absent (2) or 1 to 4; threads absent or (and
 //   always when the default of 256 would break the machine's thread limits) at most the chunk,
 //   512 and those limits, and enough that a thread holds about 200 registers or fewer.
+// - stream: any kernel; dtype one the hardware lists; threads 1 to the machine's thread limit
+//   (at most 512), elements_per_thread absent (1) or 1 to 8; 1 to 300 blocks, the last one short.
 // - memory_trace: 1 to 200 accesses (printed in full with a failing draw), all loads, all stores
 //   or mixed; sequential, strided (64 B to 8 KiB) or random within 1 MiB; access_bytes absent
 //   (64 B) or 1 B to 4 KiB, odd sizes included.
@@ -200,6 +203,10 @@ std::string draw_hardware(Random& r, std::size_t index, Machine& m, std::string&
     y.key("max_threads_per_block", m.max_threads_per_block);
   }
   if (r.chance(0.5)) y.key("barrier_latency", std::to_string(r.uniform(0, 40)) + "cycles");
+  if (r.chance(0.3)) {
+    y.key("block_launch_latency", std::to_string(r.uniform(0, 500)) + "cycles");
+    y.key("warp_launch_latency", std::to_string(r.uniform(0, 8)) + "cycles");
+  }
   y.begin("sram");
   y.key("capacity", std::to_string(r.uniform(16, 512)) + "KiB");
   y.key("read_bandwidth", std::to_string(r.power_of_two(3, 10)) + "B/cycle");
@@ -467,6 +474,28 @@ std::string draw_vector_add(Random& r, const Machine& m, std::string& summary) {
   return y.text();
 }
 
+std::string draw_stream(Random& r, const Machine& m, std::string& summary) {
+  const DataType type = r.pick(m.types);
+  const std::string kernel =
+      r.pick(std::vector<std::string>{"read", "write", "copy", "scale", "add", "triad"});
+  const std::uint64_t threads = r.uniform(1, std::min<std::uint64_t>(512, m.thread_limit()));
+  const std::uint64_t per_thread = r.chance(0.3) ? r.uniform(1, 8) : 1;
+  const std::uint64_t block = threads * per_thread;
+  const std::uint64_t length = (r.uniform(1, 300) - 1) * block + r.uniform(1, block);
+  YamlWriter y;
+  y.begin("workload");
+  y.key("kind", "stream");
+  y.key("kernel", kernel);
+  y.key("length", length);
+  y.key("dtype", type.name);
+  y.key("threads", threads);
+  if (per_thread > 1) y.key("elements_per_thread", per_thread);
+  y.end();
+  summary = "stream " + kernel + " " + std::string(type.name) + " " + std::to_string(length) +
+            " elements";
+  return y.text();
+}
+
 std::string draw_trace(Random& r, std::size_t index, GeneratedCase& c, std::string& summary) {
   const std::uint64_t accesses = r.log_uniform(1, 200);
   const std::uint64_t access_bytes =
@@ -535,10 +564,12 @@ GeneratedCase generate_case(std::uint64_t seed, std::size_t index) {
   c.hardware_yaml = draw_hardware(r, index, machine, machine_summary);
   std::string workload_summary;
   const double kind = r.unit();
-  if (kind < 0.6) {
+  if (kind < 0.55) {
     c.workload_yaml = draw_gemm(r, machine, workload_summary);
-  } else if (kind < 0.85) {
+  } else if (kind < 0.75) {
     c.workload_yaml = draw_vector_add(r, machine, workload_summary);
+  } else if (kind < 0.85) {
+    c.workload_yaml = draw_stream(r, machine, workload_summary);
   } else {
     c.workload_yaml = draw_trace(r, index, c, workload_summary);
   }

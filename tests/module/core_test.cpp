@@ -5,6 +5,7 @@
 
 #include "sim/run/accelerator.hpp"
 #include "tests/tiny_machine.hpp"
+#include "workloads/stream.hpp"
 
 namespace ridgeline {
 namespace {
@@ -20,11 +21,14 @@ TEST(Core, SingleBufferingSerialisesLoadsAndCompute) {
   const CoreStats& stats = top.cores[0]->stats();
   // A_0 4096 B: 0..4096 on the channel, data at 5096. B_0: 4096..8192, data at 9192.
   // compute_0 (65536 FLOP = 656 cycles): 9192..665192. A_1, B_1 wait for it: data at 674384.
-  // compute_1: 674384..1330384. Store C 4096 B: done at 1330384 + 4096 + 1000 = 1335480.
+  // compute_1: 674384..1330384. Store C 4096 B: done at 1330384 + 4096 + 1000 = 1335480. The
+  // store is posted: the block retires when it leaves the queue, at 1330384, and the core, with
+  // no block, waits for the HBM to take it (its finish).
   EXPECT_EQ(stats.finish.ps(), 1'335'480u);
   EXPECT_EQ(stats.compute_busy.ps(), 2u * 656'000);
   EXPECT_EQ(stats.waiting_data.ps(), 2u * 9192);
-  EXPECT_EQ(stats.draining.ps(), 5096u);
+  EXPECT_EQ(stats.draining.ps(), 0u);
+  EXPECT_EQ(stats.no_work.ps(), 5096u);
   EXPECT_EQ(stats.overlap.ps(), 0u);
   EXPECT_EQ(stats.buffer_wait.ps(), 665'192u);  // A_1 was next in line from t = 0
   EXPECT_EQ(stats.load_bytes, 4u * 4096);
@@ -46,6 +50,44 @@ TEST(Core, DoubleBufferingOverlapsTheNextLoadsWithCompute) {
   EXPECT_EQ(stats.waiting_data.ps(), 9192u);
   EXPECT_EQ(stats.overlap.ps(), 17384u - 9192u);
   EXPECT_EQ(stats.buffer_wait.ps(), 0u);
+}
+
+TEST(Core, ABlockRunsItsLaunchFirst) {
+  HardwareParams hw = machine();
+  hw.core.block_launch = Cycles{100};
+  hw.core.warp_launch = Cycles{10};
+  const Kernel kernel = two_step_gemm(2);  // 32 x 32 threads: 32 warps
+  Accelerator top("top", hw, kernel);
+  sc_core::sc_start();
+  const CoreStats& stats = top.cores[0]->stats();
+  // The launch, 100 + 32 x 10 = 420 cycles at 1 GHz, comes before everything of the double-
+  // buffered timeline above, which then runs as it did: finish 420000 + 1326288.
+  EXPECT_EQ(stats.finish.ps(), 420'000u + 1'326'288u);
+  EXPECT_EQ(stats.launching.ps(), 420'000u);
+  EXPECT_EQ(stats.waiting_data.ps(), 9192u);
+  EXPECT_EQ(stats.compute_busy.ps(), 2u * 656'000);
+}
+
+TEST(Core, APostedStoreFreesItsSlotForTheNextBlockAtOnce) {
+  HardwareParams hw = machine();
+  hw.core.block_launch = Cycles{10};
+  StreamSpec spec;
+  spec.kernel = StreamKernel::write;
+  spec.length = 64;
+  spec.dtype = DataType::fp64;
+  spec.threads = 32;  // two blocks of 256 B stores, one warp each
+  const Kernel kernel = build_kernel(spec);
+  Accelerator top("top", hw, kernel);
+  sc_core::sc_start();
+  const CoreStats& stats = top.cores[0]->stats();
+  // Block 0: launched 0..10000 (10 + 0 cycles a warp), its store leaves at once and the block
+  // retires; block 1 is admitted then: launched 10000..20000, its store leaves at 20000. The
+  // stores take the channel 10000..10256 and 20000..20256, and land 1 ns later: 21256.
+  EXPECT_EQ(stats.blocks, 2u);
+  EXPECT_EQ(stats.finish.ps(), 21'256u);
+  EXPECT_EQ(stats.launching.ps(), 20'000u);
+  EXPECT_EQ(stats.store_bytes, 2u * 256);
+  EXPECT_EQ(top.hbm.timing().stats().last_transfer.ps(), 20'256u);
 }
 
 TEST(Core, InFlightLimitHoldsRequestsBack) {

@@ -101,7 +101,11 @@ TEST(SeedGemm, SingleBufferedOnManyCoresExposesEachStepsLatency) {
   EXPECT_GE(t, floor);
   EXPECT_LE(t, floor * 1.05);
   EXPECT_LT(t, r.t_compute_s + r.t_memory_s);
-  EXPECT_EQ(o.result.core_total().overlap.ps(), 0u);
+  // A block's loads never overlap its own compute; what overlaps is the next block's first
+  // compute with the last one's posted C store (64 KiB, at most its 500 ns latency plus its
+  // transfer at the whole HBM's 1 TB/s, once a block).
+  const double store_s = 500e-9 + 128.0 * 128 * 4 / 1e12;
+  EXPECT_LE(o.result.core_total().overlap.seconds(), 1024 * store_s);
 }
 
 }  // namespace

@@ -168,6 +168,7 @@ const std::vector<std::pair<std::string, std::string>> kFieldValues = {
     {"hardware.cores.compute.throughput.fp8", "2000FLOP/cycle"},
     {"hardware.cores.compute.throughput.int8", "2000FLOP/cycle"},
     {"hardware.cores.compute.throughput.int32", "125FLOP/cycle"},
+    {"hardware.cores.compute.throughput.fp64", "64FLOP/cycle"},
     {"hardware.cores.compute.pipeline_latency", "8cycles"},
     {"hardware.hbm.bandwidth", "3.35TB/s"},
     {"hardware.hbm.latency", "700ns"},
@@ -304,6 +305,7 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t128-double.yaml"},
       {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"},
       {"hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml"},
+      {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/read.yaml"},
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"}};
   ColumnTable columns;
   ShapeCache shapes;

@@ -49,7 +49,8 @@ TEST(WorkloadKindTest, TheReportNamesTheKindItWasReadAs) {
   const std::vector<std::pair<const char*, const char*>> cases = {
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       {"hardware/seed.yaml", "workloads/vector-add.yaml"},
-      {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"}};
+      {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"},
+      {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/triad.yaml"}};
   std::set<std::string> seen;
   for (const auto& [hardware, workload] : cases) {
     SCOPED_TRACE(workload);
