@@ -103,13 +103,13 @@ const std::vector<NamedAddressMapping>& named_address_mappings() {
   static const std::vector<NamedAddressMapping> mappings = [] {
     std::vector<NamedAddressMapping> m = {
         {"channel_interleave",
-         std::array<F, kAddressFields>{F::row, F::bank, F::bank_group, F::column,
-                                       F::pseudo_channel, F::channel},
+         std::array<F, kAddressFields>{F::row, F::bank, F::bank_group, F::column, F::pseudo_channel,
+                                       F::channel},
          "ro-ba-bg-co-pc-ch: granules rotate over channels, then pseudo-channels, then fill a "
          "row; the next row goes to the next bank group"},
         {"bank_group_interleave",
-         std::array<F, kAddressFields>{F::row, F::bank, F::column, F::bank_group,
-                                       F::pseudo_channel, F::channel},
+         std::array<F, kAddressFields>{F::row, F::bank, F::column, F::bank_group, F::pseudo_channel,
+                                       F::channel},
          "ro-ba-co-bg-pc-ch: granules rotate over channels, pseudo-channels, then bank groups, "
          "so a stream alternates bank groups on every pseudo-channel (tCCD_S, not tCCD_L, apart)"},
         {"channel_contiguous",
@@ -117,28 +117,32 @@ const std::vector<NamedAddressMapping>& named_address_mappings() {
                                        F::bank_group, F::column},
          "ch-pc-ro-ba-bg-co: each pseudo-channel holds one contiguous slice of memory; a stream "
          "stays on one pseudo-channel"},
-        // Ramulator 2's RoBaRaCoCh on HBM (its levels channel, pseudochannel, bankgroup, bank,
-        // row, column): above the transaction, the channel, the column, then the pseudo-channel
-        // (its "rank"), bank group, bank and row.
-        {"RoBaRaCoCh",
-         std::array<F, kAddressFields>{F::row, F::bank, F::bank_group, F::pseudo_channel,
-                                       F::column, F::channel},
-         "ro-ba-bg-pc-co-ch on bursts (Ramulator 2): bursts rotate over channels, then fill a "
-         "row of one pseudo-channel",
-         true},
+        // Ramulator 2.1's RoBaRaCoCh on HBM3 (its levels pseudochannel, stack ID, bank group,
+        // bank, row, column within a channel): the column lowest, then the pseudo-channel (its
+        // "rank"), the stack ID and bank group (here the bank group field, whose lowest bits are
+        // the stack ID: DramChannelParams::stack_ids), the bank, the row.
+        {"RoBaRaCoCh", AddressMapping{},
+         "ro-ba-bg-pc-co within a channel on bursts (Ramulator 2.1): bursts fill a row of one "
+         "pseudo-channel; the channel above the lowest (hbm.channel_interleave)",
+         true, true},
     };
-    // Ramulator 2's MOP4CLXOR: four bursts of a row (two column bits), then channel,
-    // pseudo-channel, bank group, bank, the rest of the column, the row; then each of channel,
-    // pseudo-channel, bank group, bank and row XORed with the column's next bits in turn.
-    NamedAddressMapping mop{"MOP4CLXOR", AddressMapping{},
-                            "ro-co-ba-bg-pc-ch-co:2 on bursts, channel ... row XORed with the "
-                            "column (Ramulator 2): runs of 4 bursts, hashed over channels",
-                            true};
-    mop.mapping.parts = {{F::row, 0},        {F::column, 0},  {F::bank, 0}, {F::bank_group, 0},
-                         {F::pseudo_channel, 0}, {F::channel, 0}, {F::column, 2}};
-    for (F target : {F::channel, F::pseudo_channel, F::bank_group, F::bank, F::row}) {
-      mop.mapping.folds.push_back(Fold{target, F::column, kFollowingBits});
-    }
+    m.back().mapping.parts = {
+        {F::row}, {F::bank}, {F::bank_group}, {F::pseudo_channel}, {F::column}};
+    // Ramulator 2.1's MOP4CLXOR: within a channel, four bursts of a row (two column bits), the
+    // pseudo-channel, stack ID and bank group, the bank, the rest of the column, the row; then
+    // the pseudo-channel XORed with column bit 0, the stack ID with bit 1, the bank group with
+    // bits 2-3 (here the bank group field, stack ID lowest, with bits 1-3) and the bank with
+    // bit 4.
+    NamedAddressMapping mop{
+        "MOP4CLXOR", AddressMapping{},
+        "ro-co:3-ba-bg-pc-co:2 pc^co@0 bg^co@1 ba^co@4 within a channel on "
+        "bursts (Ramulator 2.1): runs of 4 bursts, hashed over pseudo-channels, "
+        "stack IDs, bank groups and banks",
+        true, true};
+    mop.mapping.parts = {{F::row, 0},        {F::column, 3},         {F::bank, 0},
+                         {F::bank_group, 0}, {F::pseudo_channel, 0}, {F::column, 2}};
+    mop.mapping.folds = {Fold{F::pseudo_channel, F::column, 0}, Fold{F::bank_group, F::column, 1},
+                         Fold{F::bank, F::column, 4}};
     m.push_back(mop);
     return m;
   }();
@@ -202,6 +206,45 @@ std::optional<std::string> layout_of(const AddressGeometry& g, const AddressMapp
 
 }  // namespace
 
+AddressMapping with_channel_above(const AddressMapping& within_channel, std::uint32_t low_bits,
+                                  const AddressGeometry& geometry) {
+  // Each part's width: given, or what its field has left after its other parts.
+  std::array<std::uint32_t, kAddressFields> given{};
+  for (const AddressMapping::Part& p : within_channel.parts) {
+    given[static_cast<std::size_t>(p.field)] += p.bits;
+  }
+  AddressMapping out;
+  out.folds = within_channel.folds;
+  std::uint32_t below = 0;  // bits of the parts after this one (less significant)
+  std::vector<AddressMapping::Part> low_first(within_channel.parts.rbegin(),
+                                              within_channel.parts.rend());
+  std::vector<AddressMapping::Part> placed;  // least significant first
+  bool channel_placed = low_bits == 0;
+  if (channel_placed) placed.push_back({AddressField::channel, 0});
+  for (const AddressMapping::Part& p : low_first) {
+    const auto i = static_cast<std::size_t>(p.field);
+    const std::uint32_t width = p.bits ? p.bits : bits_for(count_of(geometry, p.field)) - given[i];
+    if (!channel_placed && below + width > low_bits) {
+      // The channel goes inside this part: its low bits below it, the rest above.
+      const std::uint32_t low = low_bits - below;
+      if (low > 0) placed.push_back({p.field, low});
+      placed.push_back({AddressField::channel, 0});
+      placed.push_back({p.field, width - low});
+      channel_placed = true;
+    } else {
+      placed.push_back({p.field, p.bits ? p.bits : (given[i] ? width : 0)});
+    }
+    below += width;
+    if (!channel_placed && below == low_bits) {
+      placed.push_back({AddressField::channel, 0});
+      channel_placed = true;
+    }
+  }
+  if (!channel_placed) placed.push_back({AddressField::channel, 0});  // above everything
+  out.parts.assign(placed.rbegin(), placed.rend());
+  return out;
+}
+
 std::optional<std::string> check_address_map(const AddressGeometry& geometry,
                                              const AddressMapping& mapping) {
   if (!is_power_of_two(geometry.interleave_bytes)) return "the interleave must be a power of two";
@@ -210,18 +253,36 @@ std::optional<std::string> check_address_map(const AddressGeometry& geometry,
     return "the interleave must not exceed the row size (a granule lies in one row)";
   }
   const std::pair<const char*, std::uint64_t> counts[] = {
-      {"channels", geometry.channels},
-      {"pseudo-channels", geometry.pseudo_channels},
-      {"bank groups", geometry.bank_groups},
-      {"banks per group", geometry.banks_per_group}};
+      {"bank groups", geometry.bank_groups}, {"banks per group", geometry.banks_per_group}};
   for (const auto& [name, count] : counts) {
     if (!is_power_of_two(count)) {
       return std::string("the number of ") + name + " must be a power of two to be bit-mapped";
     }
   }
+  if (geometry.channels == 0 || geometry.pseudo_channels == 0) {
+    return "there must be at least one channel and pseudo-channel";
+  }
   if (geometry.rows == 0) return "there must be at least one row";
   Layout layout;
   if (auto problem = layout_of(geometry, mapping, layout)) return problem;
+  // A count that is not a power of two is a digit of its own (the address above it divided by
+  // the count): whole, never in parts, never folded.
+  for (const AddressField f : {AddressField::channel, AddressField::pseudo_channel}) {
+    if (is_power_of_two(count_of(geometry, f))) continue;
+    const std::string name(short_name(f));
+    for (const AddressMapping::Part& p : mapping.parts) {
+      if (p.field == f && p.bits != 0) {
+        return "'" + name + "' has " + std::to_string(count_of(geometry, f)) +
+               " values, not a power of two: it must be given whole, not in parts";
+      }
+    }
+    for (const AddressMapping::Fold& fold : mapping.folds) {
+      if (fold.target == f || fold.source == f) {
+        return "'" + name + "' has " + std::to_string(count_of(geometry, f)) +
+               " values, not a power of two: it cannot be folded into or from";
+      }
+    }
+  }
   const AddressMapping::Part& top = mapping.parts.front();
   if (!is_power_of_two(geometry.rows) && (top.field != AddressField::row || top.bits != 0)) {
     return "a row count that is not a power of two needs the whole row field on top ('ro' "
@@ -273,6 +334,10 @@ AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& ma
   // The most significant part takes every bit above it, so that addresses beyond the capacity
   // wrap (modulo its count).
   if (!parts_.empty()) parts_.back().modulo = !is_power_of_two(parts_.back().count);
+  // A count below the top that is not a power of two makes the map mixed-radix: each part is a
+  // digit of the granule index, the rest divided by its count.
+  mixed_radix_ = std::any_of(parts_.begin(), parts_.end() - (parts_.empty() ? 0 : 1),
+                             [](const PartBits& b) { return !is_power_of_two(b.count); });
   const auto address_bits_of = [&](std::size_t field, std::uint32_t from, std::uint32_t to) {
     std::uint64_t mask = 0;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
@@ -306,7 +371,8 @@ AddressMap::AddressMap(const AddressGeometry& geometry, const AddressMapping& ma
     folds_.push_back(FoldBits{t, src, offset, (std::uint64_t{1} << width) - 1});
     row_select_mask_ |= address_bits_of(src, offset, offset + width);
   }
-  linear_ = std::none_of(parts_.begin(), parts_.end(), [](const PartBits& b) { return b.modulo; });
+  linear_ = !mixed_radix_ &&
+            std::none_of(parts_.begin(), parts_.end(), [](const PartBits& b) { return b.modulo; });
   if (linear_) build_byte_tables(layout.field_bits);
 }
 
@@ -365,12 +431,24 @@ std::array<std::uint64_t, kAddressFields> AddressMap::fields_of(std::uint64_t ad
     for (std::size_t f = 0; f < kAddressFields; ++f) v[f] = packed >> field_shift_[f] & field_mask_[f];
     return v;
   }
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const PartBits& b = parts_[k];
-    if (b.shift >= 64) continue;
-    const std::uint64_t raw = address >> b.shift;
-    const std::uint64_t value = b.modulo ? raw % b.count : raw & (b.count - 1);
-    v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
+  if (mixed_radix_) {
+    // Digits of the granule index, least significant first; the top part takes the rest.
+    std::uint64_t rest = address >> granule_log2_;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      const PartBits& b = parts_[k];
+      const bool top = k + 1 == parts_.size();
+      const std::uint64_t value = top && !b.modulo ? rest & (b.count - 1) : rest % b.count;
+      rest /= b.count;
+      v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
+    }
+  } else {
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      const PartBits& b = parts_[k];
+      if (b.shift >= 64) continue;
+      const std::uint64_t raw = address >> b.shift;
+      const std::uint64_t value = b.modulo ? raw % b.count : raw & (b.count - 1);
+      v[static_cast<std::size_t>(b.field)] |= value << b.field_offset;
+    }
   }
   if (!folds_.empty()) {
     const std::array<std::uint64_t, kAddressFields> original = v;
@@ -433,6 +511,16 @@ std::uint64_t AddressMap::encode(const DramAddress& a) const {
     v[f.target] ^= (f.offset >= 64 ? 0 : decoded[f.source] >> f.offset) & f.mask;
   }
   std::uint64_t address = a.column_byte & (geometry_.interleave_bytes - 1);
+  if (mixed_radix_) {
+    std::uint64_t granule = 0;
+    for (std::size_t k = parts_.size(); k-- > 0;) {
+      const PartBits& b = parts_[k];
+      std::uint64_t value = v[static_cast<std::size_t>(b.field)] >> b.field_offset;
+      if (k + 1 < parts_.size()) value %= b.count;
+      granule = granule * b.count + value;
+    }
+    return address | granule << granule_log2_;
+  }
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const PartBits& b = parts_[k];
     std::uint64_t value = v[static_cast<std::size_t>(b.field)] >> b.field_offset;
@@ -460,6 +548,15 @@ void AddressMap::emit_block(std::uint64_t base, std::uint32_t log2_bytes,
 void AddressMap::split(std::uint64_t base, std::uint64_t length, std::vector<RowPiece>& out) const {
   const std::uint64_t end = base + length;
   std::uint64_t at = base;
+  if (mixed_radix_) {  // no bit selects a part alone: granule by granule
+    while (at < end) {
+      const std::uint64_t granule_end = (at | (geometry_.interleave_bytes - 1)) + 1;
+      const std::uint64_t stop = granule_end < end ? granule_end : end;
+      push_piece(out, piece_at(at, stop - at));
+      at = stop;
+    }
+    return;
+  }
   while (at < end) {
     // The largest aligned power-of-two block that starts here and fits in the range.
     std::uint32_t log2_bytes = at == 0 ? 63 : static_cast<std::uint32_t>(__builtin_ctzll(at));

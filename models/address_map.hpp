@@ -12,8 +12,10 @@
 // A field may be given in parts ("co:2" is two bits of the column; the lower parts hold its lower
 // bits), and folds XOR a field with bits of another (bank and channel hashing). Every count is a
 // power of two except, possibly, the rows when the whole row field is the most significant one (a
-// 24 GB stack has 24576 rows a bank). The capacity is the product of the counts; addresses beyond
-// it wrap around.
+// 24 GB stack has 24576 rows a bank), and the channels and pseudo-channels (a GPU's 5 stacks have
+// 40 or 80 channels), each then a digit of the granule index (address / interleave): the part of
+// the index below it modulo its count, the rest divided by it, given whole and never folded. The
+// capacity is the product of the counts; addresses beyond it wrap around.
 #pragma once
 
 #include <array>
@@ -64,12 +66,17 @@ struct AddressMapping {
 /// A named mapping.
 struct NamedAddressMapping {
   std::string_view name;
+  /// The whole bit order; for a `within_channel` mapping, the order of the address within a
+  /// channel (every field but `ch`), the channel placed by with_channel_above().
   AddressMapping mapping;
   std::string_view meaning;
   bool per_burst = false;  ///< defined on bursts (transactions): the interleave must be the burst
+  /// Ramulator 2.1's split: a channel mapper takes the channel from the bits above the lowest
+  /// few of the address, and the mapping orders the address within the channel.
+  bool within_channel = false;
 };
 /// channel_interleave (the default), bank_group_interleave, channel_contiguous, and the mappings
-/// of Ramulator 2 (src/addr_mapper/impl/linear_mappers.cpp) on HBM: RoBaRaCoCh and MOP4CLXOR.
+/// of Ramulator 2.1 on HBM3 (ramulator/controller/addr_mapper): RoBaRaCoCh and MOP4CLXOR.
 const std::vector<NamedAddressMapping>& named_address_mappings();
 
 struct AddressGeometry {
@@ -87,6 +94,13 @@ struct AddressGeometry {
     return std::uint64_t{units()} * banks() * rows * row_bytes;
   }
 };
+
+/// Ramulator 2.1's CacheLineInterleave channel mapper around a mapping of the address within a
+/// channel: the lowest `low_bits` bits above the granule stay the within-channel mapping's lowest,
+/// then comes the channel, then the rest of the within-channel mapping (a part cut where the
+/// channel goes becomes two). `geometry` gives the fields' widths.
+AddressMapping with_channel_above(const AddressMapping& within_channel, std::uint32_t low_bits,
+                                  const AddressGeometry& geometry);
 
 /// One address, decoded.
 struct DramAddress {
@@ -153,6 +167,10 @@ class AddressMap {
   // permutation with XOR folds), so the fields of an address are the XOR of what each of its
   // bytes gives, looked up; the fields packed in one word, field f at bit field_shift_[f].
   bool linear_ = false;
+  // A part below the top whose count is not a power of two (the GPUs' 40 or 80 channels): the
+  // granule index is taken apart digit by digit (a division each), and split() goes granule by
+  // granule.
+  bool mixed_radix_ = false;
   std::array<std::uint32_t, kAddressFields> field_shift_{};
   std::array<std::uint64_t, kAddressFields> field_mask_{};
   std::array<std::array<std::uint64_t, 256>, 8> fields_by_byte_{};

@@ -13,19 +13,32 @@ Time times(Time t, std::uint64_t n) { return Time::from_ps(t.ps() * n); }
 
 // ------------------------------------------------------------------------------------ Timeline
 
-Time DramChannel::Timeline::find(Time earliest, Time length) const {
-  Time best = max(free, earliest);
+namespace {
+// Where a reservation tagged `tag` may go after one tagged `neighbour` ends at `at`.
+Time after_turn(Time at, std::uint8_t neighbour, std::uint8_t tag, Time turn) {
+  return neighbour == tag ? at : at + turn;
+}
+}  // namespace
+
+Time DramChannel::Timeline::find(Time earliest, Time length, std::uint8_t tag, Time turn) const {
+  Time best = max(used ? after_turn(free, free_tag, tag, turn) : free, earliest);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const Time start = max(gaps[i].start, earliest);
-    if (start + length <= gaps[i].end && start < best) best = start;
+    const Gap& g = gaps[i];
+    const Time start = max(after_turn(g.start, g.before, tag, turn), earliest);
+    const Time end = start + length + (g.after == tag ? Time{} : turn);
+    if (end <= g.end && start < best) best = start;
   }
   return best;
 }
 
-bool DramChannel::Timeline::fits(Time start, Time end) const {
-  if (start >= free) return true;
+bool DramChannel::Timeline::fits(Time start, Time end, std::uint8_t tag, Time turn) const {
+  if (start >= (used ? after_turn(free, free_tag, tag, turn) : free)) return true;
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (gaps[i].start <= start && end <= gaps[i].end) return true;
+    const Gap& g = gaps[i];
+    if (after_turn(g.start, g.before, tag, turn) <= start &&
+        end + (g.after == tag ? Time{} : turn) <= g.end) {
+      return true;
+    }
   }
   return false;
 }
@@ -43,17 +56,20 @@ void DramChannel::Timeline::add_gap(Gap gap) {
   gaps[count++] = gap;
 }
 
-void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps) {
+void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps, std::uint8_t tag) {
   if (start >= free) {
-    if (keep_gaps && start > free) add_gap(Gap{free, start});
+    if (keep_gaps && start > free) add_gap(Gap{free, start, free_tag, tag});
     free = max(free, end);
+    free_tag = tag;
+    used = true;
     return;
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     Gap& g = gaps[i];
     if (g.start <= start && end <= g.end) {
-      const Gap after{end, g.end};
+      const Gap after{end, g.end, tag, g.after};
       g.end = start;
+      g.after = tag;
       if (g.end <= g.start) g = gaps[--count];
       if (after.end > after.start) add_gap(after);
       return;
@@ -67,6 +83,9 @@ void DramChannel::Timeline::take(Time start, Time end, bool keep_gaps) {
 DramChannel::DramChannel(const DramChannelParams& params)
     : params_(params),
       burst_time_(params.data_rate.time_for(params.burst_bytes)),
+      stack_turn_(params.stack_ids > 1 && params.timing.tCCD_R > params.timing.tCCD_S
+                      ? params.timing.tCCD_R - params.timing.tCCD_S
+                      : Time{}),
       banks_(std::size_t{params.bank_groups} * params.banks_per_group),
       groups_(params.bank_groups),
       next_refresh_(params.first_refresh),
@@ -217,8 +236,10 @@ void DramChannel::place_columns(Time first, const RowAccess& a, bool reorder,
   Group& group = groups_[a.bank / params_.banks_per_group];
   const Time bus = bus_time(a.bursts);
   const Time span = times(tm.tCCD_L, a.bursts);
+  const std::uint8_t stack = stack_of(a.bank);
   Time group_slot = reorder ? group.column.find(first, span) : max(group.column.free, first);
-  const Time bus_slot = reorder ? bus_.find(first, bus) : max(bus_.free, first);
+  // fcfs keeps no gaps, so find() is the end of what is reserved (and a change of stack ID).
+  const Time bus_slot = bus_.find(first, bus, stack, stack_turn_);
   const auto last_of = [&](Time g) {
     return max(g + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
   };
@@ -231,7 +252,7 @@ void DramChannel::place_columns(Time first, const RowAccess& a, bool reorder,
   }
   const bool in_gap = bus_slot < bus_.free || group_slot < group.column.free;
   group.column.take(group_slot, last + tm.tCCD_L, reorder);
-  bus_.take(bus_slot, bus_slot + bus, reorder);
+  bus_.take(bus_slot, bus_slot + bus, reorder, stack);
   if (in_gap) {
     ++stats_.ready_first;
   } else {
@@ -282,15 +303,16 @@ bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTimin
   const Time first = max(max(now, bank.previous_read_ready),
                          max(read_after_write_, group.read_after_write));
   const Time bus = bus_time(a.bursts);
+  const std::uint8_t stack = stack_of(a.bank);
   const Time group_slot = group.column.find(first, times(tm.tCCD_L, a.bursts));
-  const Time bus_slot = bus_.find(first, bus);
+  const Time bus_slot = bus_.find(first, bus, stack, stack_turn_);
   const Time last =
       max(group_slot + times(tm.tCCD_L, a.bursts - 1), bus_slot + bus_time(a.bursts - 1));
   if (last + tm.tRTP > bank.previous_close || !group.column.fits(group_slot, last + tm.tCCD_L)) {
     return false;
   }
   group.column.take(group_slot, last + tm.tCCD_L, true);
-  bus_.take(bus_slot, bus_slot + bus, true);
+  bus_.take(bus_slot, bus_slot + bus, true, stack);
   stats_.bus_busy += bus;
   stats_.bus_bytes += a.bursts * params_.burst_bytes;
   ++stats_.row_hits;
@@ -361,25 +383,28 @@ RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
 
 // ------------------------------------------------------------------------- fr_fcfs: the queues
 
-std::size_t DramChannel::pending_reads(Time now) {
-  std::vector<Time>& heap = reads();
-  while (!heap.empty() && heap.front() <= now) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    heap.pop_back();
+std::uint64_t DramChannel::pending_reads(Time now) {
+  ReadQueue& q = reads();
+  while (!q.heap.empty() && q.heap.front().first_column <= now) {
+    q.entries -= q.heap.front().entries;
+    std::pop_heap(q.heap.begin(), q.heap.end(), std::greater<>());
+    q.heap.pop_back();
   }
-  return heap.size();
+  return q.entries;
 }
 
-std::size_t DramChannel::pending_writes(Time now) {
-  while (drained_head_ < drained_columns_.size() && drained_columns_[drained_head_] <= now) {
+std::uint64_t DramChannel::pending_writes(Time now) {
+  while (drained_head_ < drained_columns_.size() &&
+         drained_columns_[drained_head_].first_column <= now) {
+    drained_entries_ -= drained_columns_[drained_head_].entries;
     ++drained_head_;
   }
-  if (drained_head_ > 4096 && drained_head_ * 2 > drained_columns_.size()) {
+  if (drained_head_ > 4096 && drained_head_ * 2 > drained_columns_.size()) {  // forget the issued
     drained_columns_.erase(drained_columns_.begin(),
                            drained_columns_.begin() + static_cast<std::ptrdiff_t>(drained_head_));
     drained_head_ = 0;
   }
-  return write_queue_.size() + (drained_columns_.size() - drained_head_);
+  return queued_write_entries_ + drained_entries_;
 }
 
 void DramChannel::sample_queues(Time now) {
@@ -431,9 +456,11 @@ RowAccessTiming DramChannel::drain_one(Time start) {
   const QueuedWrite w = write_queue_[pick];
   for (std::size_t i = 0; i < pick; ++i) ++write_queue_[i].passed;
   write_queue_.erase(write_queue_.begin() + static_cast<std::ptrdiff_t>(pick));
+  queued_write_entries_ -= entries(w.access);
   const RowAccessTiming t = serve(max(start, w.arrival), w.access, true);
   if (keep_drained_) drained_.push_back(Drained{w.access, w.arrival, t});
-  drained_columns_.push_back(t.first_column);
+  drained_columns_.push_back(Issue{t.first_column, entries(w.access)});
+  drained_entries_ += entries(w.access);
   batch_end_ = max(batch_end_, t.last_column);
   ++batch_length_;
   return t;
@@ -450,7 +477,7 @@ void DramChannel::end_batch() {
 
 void DramChannel::drain(Time start, std::size_t down_to) {
   begin_batch();
-  while (write_queue_.size() > down_to) drain_one(start);
+  while (queued_write_entries_ > down_to) drain_one(start);
   end_batch();
 }
 
@@ -464,7 +491,7 @@ void DramChannel::catch_up(Time now) {
   const std::size_t low = params_.controller.write_low_watermark;
   begin_batch();
   while (!write_queue_.empty()) {
-    if (drain_one(idle).first_column >= now && write_queue_.size() <= low) break;
+    if (drain_one(idle).first_column >= now && queued_write_entries_ <= low) break;
   }
   end_batch();
 }
@@ -484,22 +511,27 @@ RowAccessTiming DramChannel::write(Time now, const RowAccess& a) {
     return result;
   }
   Time accepted = now;
-  if (pending_writes(now) >= c.write_queue_depth) {
-    // Full: room when the oldest drained write issues its column, or, with none drained, when a
-    // batch drains now.
-    if (drained_head_ < drained_columns_.size()) {
-      accepted = drained_columns_[drained_head_];
-      ++drained_head_;
-    } else {
+  std::uint64_t pending = pending_writes(now);
+  const std::uint64_t size = entries(a);
+  if (pending > 0 && pending + size > c.write_queue_depth) {
+    // Full: room as the oldest drained writes issue their columns; with too few drained, a batch
+    // drains now. (A write of more transactions than the whole queue enters once it is empty.)
+    if (pending - drained_entries_ + size > c.write_queue_depth) {
       drain(now, c.write_low_watermark);
-      accepted = drained_head_ < drained_columns_.size() ? drained_columns_[drained_head_] : now;
-      if (drained_head_ < drained_columns_.size()) ++drained_head_;
+    }
+    while (pending > 0 && pending + size > c.write_queue_depth &&
+           drained_head_ < drained_columns_.size()) {
+      const Issue& issue = drained_columns_[drained_head_++];
+      accepted = max(accepted, issue.first_column);
+      pending -= issue.entries;
+      drained_entries_ -= issue.entries;
     }
     ++stats_.queue_full_waits;
     stats_.queue_full_time += accepted - now;
   }
   write_queue_.push_back(QueuedWrite{a, accepted, 0});
-  if (write_queue_.size() >= c.write_high_watermark) {
+  queued_write_entries_ += size;
+  if (queued_write_entries_ >= c.write_high_watermark) {
     drain(accepted, c.write_low_watermark);
   }
   result.accepted = accepted;
@@ -517,18 +549,26 @@ RowAccessTiming DramChannel::read(Time now, const RowAccess& a) {
     return result;
   }
   Time enter = now;
-  std::vector<Time>& heap = reads();
-  if (pending_reads(now) >= params_.controller.read_queue_depth) {
-    enter = heap.front();  // room when the oldest queued read issues
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    heap.pop_back();
+  ReadQueue& q = reads();
+  const std::uint64_t depth = params_.controller.read_queue_depth;
+  const std::uint64_t size = entries(a);
+  if (pending_reads(now) > 0 && q.entries + size > depth) {
+    // Full: room as the oldest queued reads issue (a read of more transactions than the whole
+    // queue enters once it is empty).
+    while (q.entries > 0 && q.entries + size > depth) {
+      enter = max(enter, q.heap.front().first_column);
+      q.entries -= q.heap.front().entries;
+      std::pop_heap(q.heap.begin(), q.heap.end(), std::greater<>());
+      q.heap.pop_back();
+    }
     ++stats_.queue_full_waits;
     stats_.queue_full_time += enter - now;
   }
   RowAccessTiming result = serve(enter, a, true);
   result.accepted = enter;
-  heap.push_back(result.first_column);
-  std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  q.heap.push_back(ReadQueue::Entry{result.first_column, size});
+  std::push_heap(q.heap.begin(), q.heap.end(), std::greater<>());
+  q.entries += size;
   return result;
 }
 

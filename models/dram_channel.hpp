@@ -27,7 +27,8 @@
 // The controller (DramController): `fcfs` is the above, row accesses served as they arrive, no
 // queue. `fr_fcfs` adds what a controller with request queues does, within the reservation model
 // (every read is answered when it arrives, so a later request never delays an earlier one):
-// - writes are posted: they wait in a write queue (row accesses, `write_queue_depth` of them) and
+// - writes are posted: they wait in a write queue (`write_queue_depth` entries: requests' row
+//   accesses, or transactions) and
 //   are drained in batches, FR-FCFS among them (row hits first, then the write whose bank is
 //   ready first; at most `starvation_cap` younger writes pass the oldest), when the queue reaches
 //   the high watermark (down to the low one), when the pseudo-channel has nothing to read, and at
@@ -65,7 +66,10 @@ struct DramTimings {
   Time tRAS;     ///< ACT to PRE, same bank
   Time tCL;      ///< READ to its first data
   Time tCWL;     ///< WRITE to its first data
-  Time tCCD_S;   ///< column to column, different bank groups
+  Time tCCD_S;   ///< column to column, different bank groups of one stack ID
+  /// column to column, different stack IDs of one pseudo-channel (HBM3's tCCD_R; with one stack
+  /// ID never used)
+  Time tCCD_R;
   Time tCCD_L;   ///< column to column, same bank group
   Time tRRD_S;   ///< ACT to ACT, different bank groups
   Time tRRD_L;   ///< ACT to ACT, same bank group
@@ -82,6 +86,8 @@ struct DramTimings {
 
 enum class DramScheduler : std::uint8_t { fcfs, fr_fcfs };
 enum class PagePolicy : std::uint8_t { open, closed };
+/// What a queue entry holds (DramController::queue_unit).
+enum class QueueUnit : std::uint8_t { request, transaction };
 /// REFab: every bank of a pseudo-channel at once, once a tREFI, for tRFC. REFpb: one bank at a
 /// time, in turn, every tREFI / banks, for tRFCpb; the other banks go on working.
 enum class RefreshPolicy : std::uint8_t { all_bank, per_bank };
@@ -90,10 +96,14 @@ enum class RefreshPolicy : std::uint8_t { all_bank, per_bank };
 struct DramController {
   DramScheduler scheduler = DramScheduler::fr_fcfs;
   PagePolicy page_policy = PagePolicy::open;
-  std::uint32_t read_queue_depth = 32;   ///< row accesses
-  std::uint32_t write_queue_depth = 32;  ///< row accesses
-  std::uint32_t write_high_watermark = 25;
-  std::uint32_t write_low_watermark = 6;
+  std::uint32_t read_queue_depth = 32;      ///< entries (QueueUnit)
+  std::uint32_t write_queue_depth = 32;     ///< entries
+  std::uint32_t write_high_watermark = 25;  ///< entries
+  std::uint32_t write_low_watermark = 6;    ///< entries
+  /// What an entry of the queues holds: a request's row access (its piece on this
+  /// pseudo-channel), or one transaction (a burst), as a front end that sends burst-sized
+  /// requests (Ramulator's) fills them.
+  QueueUnit queue_unit = QueueUnit::request;
   std::uint32_t starvation_cap = 16;  ///< younger row hits that may pass the oldest request
   /// Refreshes of the pseudo-channels spread over the interval (true), or all at once, every
   /// tREFI from tREFI (as Ramulator 2's AllBank refresh manager issues them).
@@ -109,8 +119,11 @@ struct DramController {
 };
 
 struct DramChannelParams {
-  std::uint32_t bank_groups = 1;
+  std::uint32_t bank_groups = 1;  ///< all of them, every stack ID's
   std::uint32_t banks_per_group = 1;
+  /// Stack IDs (an 8-high HBM3 stack's two halves) the bank groups are split into: bank group g
+  /// is on stack ID g % stack_ids. Bursts of different stack IDs are tCCD_R apart on the bus.
+  std::uint32_t stack_ids = 1;
   std::uint64_t burst_bytes = 32;  ///< bytes one column command moves
   TransferRate data_rate;          ///< this pseudo-channel's share of the peak bandwidth
   DramTimings timing;
@@ -146,7 +159,7 @@ struct DramStats : StatFields<DramStats> {
   std::uint64_t queue_full_waits = 0;  ///< accesses that waited for room in a full queue
   Time queue_full_time;                ///< and how long, summed
   std::uint64_t queue_samples = 0;     ///< arrivals at which the queues were sampled
-  std::uint64_t read_queue_sum = 0;    ///< read queue occupancy summed over samples
+  std::uint64_t read_queue_sum = 0;    ///< read queue occupancy (entries) summed over samples
   std::uint64_t write_queue_sum = 0;
   std::uint64_t read_queue_max = 0;
   std::uint64_t write_queue_max = 0;
@@ -201,8 +214,8 @@ struct DramStats : StatFields<DramStats> {
                 "reads served from a queued write"),
         counter("writes_merged", &DramStats::writes_merged, "row accesses", Merge::sum,
                 "writes covered by a write already queued"),
-        counter("starvation_cap_hits", &DramStats::starvation_cap_hits, "row accesses",
-                Merge::sum, "writes taken oldest-first because younger hits reached the cap"),
+        counter("starvation_cap_hits", &DramStats::starvation_cap_hits, "row accesses", Merge::sum,
+                "writes taken oldest-first because younger hits reached the cap"),
         counter("write_batches", &DramStats::write_batches, "batches", Merge::sum,
                 "write-queue drains"),
         counter("batched_writes", &DramStats::batched_writes, "row accesses", Merge::sum,
@@ -215,13 +228,13 @@ struct DramStats : StatFields<DramStats> {
                 "time those accesses waited for room"),
         counter("queue_samples", &DramStats::queue_samples, "arrivals", Merge::sum,
                 "arrivals at which the queue occupancy was sampled"),
-        counter("read_queue_sum", &DramStats::read_queue_sum, "row accesses", Merge::sum,
+        counter("read_queue_sum", &DramStats::read_queue_sum, "entries", Merge::sum,
                 "read-queue occupancy summed over the samples"),
-        counter("write_queue_sum", &DramStats::write_queue_sum, "row accesses", Merge::sum,
+        counter("write_queue_sum", &DramStats::write_queue_sum, "entries", Merge::sum,
                 "write-queue occupancy summed over the samples"),
-        counter("read_queue_max", &DramStats::read_queue_max, "row accesses", Merge::max,
+        counter("read_queue_max", &DramStats::read_queue_max, "entries", Merge::max,
                 "the fullest read queue"),
-        counter("write_queue_max", &DramStats::write_queue_max, "row accesses", Merge::max,
+        counter("write_queue_max", &DramStats::write_queue_max, "entries", Merge::max,
                 "the fullest write queue"),
         counter("served_reads", &DramStats::served_reads, "row accesses", Merge::sum,
                 "read row accesses that reached the DRAM"),
@@ -256,6 +269,19 @@ struct RowAccessTiming {
   Time accepted;  ///< when the controller took the access (later than its arrival when full)
 };
 
+/// The reads a controller's queue holds (reads whose first column has not issued): their
+/// first-column times as a min-heap, and the entries they take in all, which the depth counts. One
+/// a pseudo-channel, or one a channel its pseudo-channels share.
+struct ReadQueue {
+  struct Entry {
+    Time first_column;
+    std::uint64_t entries;  // of the queue's depth: 1, or the access's transactions
+    bool operator>(const Entry& other) const { return first_column > other.first_column; }
+  };
+  std::vector<Entry> heap;
+  std::uint64_t entries = 0;
+};
+
 class DramChannel {
  public:
   explicit DramChannel(const DramChannelParams& params);
@@ -280,7 +306,7 @@ class DramChannel {
   std::vector<Drained>& drained() { return drained_; }
   /// fr_fcfs: count this pseudo-channel's queued reads in `reads` (a min-heap of first-column
   /// times another pseudo-channel of the channel shares) against the depth; null: its own.
-  void share_read_queue(std::vector<Time>* reads) { shared_reads_ = reads; }
+  void share_read_queue(ReadQueue* reads) { shared_reads_ = reads; }
 
   const DramStats& stats() const { return stats_; }
   const DramChannelParams& params() const { return params_; }
@@ -308,20 +334,26 @@ class DramChannel {
     Time previous_close;
   };
   // A resource reserved in time: everything up to `free`, less a few gaps an access that had to
-  // wait left behind (fr_fcfs fills them; fcfs never records any).
+  // wait left behind (fr_fcfs fills them; fcfs never records any). Each reservation carries a tag
+  // (the data bus: its stack ID), and a reservation next to one of another tag keeps `turn` away
+  // from it (tCCD_R - tCCD_S on the bus; 0 where tags do not matter).
   struct Timeline {
     struct Gap {
       Time start, end;
+      std::uint8_t before = 0, after = 0;  // the tags of the reservations around it
     };
     static constexpr std::size_t kGaps = 6;
     Time free;
+    std::uint8_t free_tag = 0;  // the tag of the reservation that ends at `free`
+    bool used = false;          // anything reserved yet (the first needs no turn)
     std::array<Gap, kGaps> gaps{};
     std::uint32_t count = 0;
-    /// The earliest start at or after `earliest` with `length` free (in a gap or at the end).
-    Time find(Time earliest, Time length) const;
-    /// Whether [start, end) is free.
-    bool fits(Time start, Time end) const;
-    void take(Time start, Time end, bool keep_gaps);
+    /// The earliest start at or after `earliest` with `length` free (in a gap or at the end) for a
+    /// reservation tagged `tag`.
+    Time find(Time earliest, Time length, std::uint8_t tag = 0, Time turn = {}) const;
+    /// Whether [start, end) is free for a reservation tagged `tag`.
+    bool fits(Time start, Time end, std::uint8_t tag = 0, Time turn = {}) const;
+    void take(Time start, Time end, bool keep_gaps, std::uint8_t tag = 0);
     void add_gap(Gap gap);
   };
   struct Group {
@@ -356,12 +388,20 @@ class DramChannel {
   std::size_t pick_write();
   bool covered_by_queued_write(const RowAccess& a) const;
   void sample_queues(Time now);
-  std::size_t pending_reads(Time now);
-  std::size_t pending_writes(Time now);
+  std::uint64_t pending_reads(Time now);   // queue entries
+  std::uint64_t pending_writes(Time now);  // queue entries
+  /// The entries of a queue `a` takes: one a request's row access, or one a transaction.
+  std::uint64_t entries(const RowAccess& a) const {
+    return params_.controller.queue_unit == QueueUnit::transaction ? a.bursts : 1;
+  }
   void count_read(const RowAccessTiming& t);
 
   DramChannelParams params_;
   Time burst_time_;  // one burst's transfer
+  Time stack_turn_;  // tCCD_R - tCCD_S: what a change of stack ID adds on the bus (or 0)
+  std::uint8_t stack_of(std::uint32_t bank) const {
+    return static_cast<std::uint8_t>(bank / params_.banks_per_group % params_.stack_ids);
+  }
   // bus_time(n) for the bursts a row access usually has (a row of up to 64 bursts), worked out
   // once: the transfer time of a share of the bandwidth is a 128-bit division.
   static constexpr std::uint64_t kBusTimes = 65;
@@ -386,11 +426,17 @@ class DramChannel {
   DramStats stats_;
   bool reorder_;                             // fr_fcfs
   std::vector<QueuedWrite> write_queue_;     // fr_fcfs: posted writes not yet drained
-  std::vector<Time> drained_columns_;        // first columns of drained writes, in time order
+  struct Issue {  // when a drained write's first column issues, and its queue entries
+    Time first_column;
+    std::uint64_t entries;
+  };
+  std::vector<Issue> drained_columns_;       // drained writes, in time order
   std::size_t drained_head_ = 0;             // ... of which those before this have issued
-  std::vector<Time> read_columns_;           // min-heap: first columns of reads not yet issued
-  std::vector<Time>* shared_reads_ = nullptr;  // the channel's, when its pseudo-channels share
-  std::vector<Time>& reads() { return shared_reads_ ? *shared_reads_ : read_columns_; }
+  std::uint64_t drained_entries_ = 0;        // entries of those not yet issued
+  std::uint64_t queued_write_entries_ = 0;   // entries of write_queue_
+  ReadQueue read_columns_;                   // reads not yet issued
+  ReadQueue* shared_reads_ = nullptr;        // the channel's, when its pseudo-channels share
+  ReadQueue& reads() { return shared_reads_ ? *shared_reads_ : read_columns_; }
   Time read_tail_;                           // the last column of the reads scheduled so far
   Time batch_end_;                           // the last write column of the latest drain
   std::uint64_t batch_length_ = 0;           // row accesses of the drain in progress

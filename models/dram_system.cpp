@@ -31,6 +31,7 @@ DramSystem::DramSystem(const DramParams& dram, const AddressGeometry& geometry, 
     DramChannelParams p;
     p.bank_groups = dram.bank_groups;
     p.banks_per_group = dram.banks_per_group;
+    p.stack_ids = dram.stack_ids;
     p.burst_bytes = dram.burst_bytes;
     p.data_rate = TransferRate(peak, count);
     p.timing = dram.timing;

@@ -26,6 +26,7 @@ namespace ridgeline {
 struct DramParams {
   std::uint32_t bank_groups = 1;      ///< per pseudo-channel
   std::uint32_t banks_per_group = 1;  ///< per bank group
+  std::uint32_t stack_ids = 1;        ///< the bank groups split among (bank group % stack_ids)
   std::uint64_t rows = 1;             ///< per bank
   std::uint64_t row_bytes = 1024;     ///< page of one pseudo-channel
   std::uint64_t burst_bytes = 32;     ///< bytes one column command moves on one pseudo-channel
@@ -74,7 +75,7 @@ class DramSystem {
   std::uint64_t burst_bytes_;
   bool requesters_stall_;
   std::vector<DramChannel> units_;
-  std::vector<std::vector<Time>> channel_reads_;  // channel_queues: each channel's read queue
+  std::vector<ReadQueue> channel_reads_;     // channel_queues: each channel's read queue
   std::vector<RowPiece> pieces_;             // scratch: the current request's row accesses
   std::vector<std::uint32_t> merge_slots_;   // scratch of merge_row_pieces
   std::vector<std::uint64_t> last_request_;  // per unit: the last request that reached it

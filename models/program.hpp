@@ -172,8 +172,14 @@ class Program {
   std::size_t size() const { return ops_.size(); }
 
   /// Successors of `op`, as a contiguous range.
-  const Successor* successors_begin(std::uint32_t op) const { return &successors_[first_[op]]; }
-  const Successor* successors_end(std::uint32_t op) const { return &successors_[first_[op + 1]]; }
+  // data() + offset, not &v[i]: a program with no edges has an empty vector, and indexing it is
+  // undefined even for the one-past-the-end pointer.
+  const Successor* successors_begin(std::uint32_t op) const {
+    return successors_.data() + first_[op];
+  }
+  const Successor* successors_end(std::uint32_t op) const {
+    return successors_.data() + first_[op + 1];
+  }
 
   /// Per op: completions (data + buffer_reuse edges) it waits for before it may issue.
   const std::vector<std::uint16_t>& initial_pending_completions() const { return pending_done_; }

@@ -17,9 +17,14 @@ inline Time ns(double value) {
   return Time::from_ps(static_cast<std::uint64_t>(value * 1000 + 0.5));
 }
 
+inline AddressGeometry hbm3_geometry(std::uint64_t interleave);
+
+/// A named mapping whole: Ramulator's, which order the address within a channel, with the
+/// channel right above the burst (Ramulator 2.1's default channel mapper).
 inline AddressMapping named_mapping(std::string_view name) {
   for (const auto& m : named_address_mappings()) {
-    if (m.name == name) return m.mapping;
+    if (m.name != name) continue;
+    return m.within_channel ? with_channel_above(m.mapping, 0, hbm3_geometry(32)) : m.mapping;
   }
   ADD_FAILURE() << "no mapping " << name;
   return {};

@@ -24,7 +24,7 @@ std::uint32_t power_of_two_count(const ConfigNode& node, std::uint64_t limit) {
 // A named mapping or a bit order ("ro-ba-bg-co-pc-ch", parts with widths as "co:2"), then any
 // folds, each "target^source" or "target^source@offset" (XOR the target field with the source
 // field's bits from that offset on), separated by spaces.
-AddressMapping parse_mapping(const ConfigNode& node, bool& per_burst) {
+AddressMapping parse_mapping(const ConfigNode& node, const NamedAddressMapping*& named_as) {
   const std::string text = node.text();
   std::vector<std::string> words;
   for (std::size_t at = 0; at < text.size();) {
@@ -36,12 +36,12 @@ AddressMapping parse_mapping(const ConfigNode& node, bool& per_burst) {
   std::string names;
   AddressMapping mapping;
   bool named = false;
-  per_burst = false;
+  named_as = nullptr;
   for (const NamedAddressMapping& m : named_address_mappings()) {
     if (m.name == words.front()) {
       mapping = m.mapping;
       named = true;
-      per_burst = m.per_burst;
+      named_as = &m;
     }
     names += (names.empty() ? "" : ", ") + std::string(m.name);
   }
@@ -138,6 +138,10 @@ DramTimings parse_timings(const ConfigNode& timing, bool refresh, bool warn) {
   if (auto node = timing.optional("tRFCpb")) {
     t.tRFCpb = Time::from_ps(node->positive_quantity(Dimension::time));
   }
+  // Stack IDs' spacing: read here, required with more than one stack ID (parse_dram).
+  if (auto node = timing.optional("tCCD_R")) {
+    t.tCCD_R = Time::from_ps(node->positive_quantity(Dimension::time));
+  }
   timing.reject_unknown_keys();
   return t;
 }
@@ -178,6 +182,11 @@ DramController parse_controller(const ConfigNode& node) {
         .fail(fmt::format("the low watermark ({}) must be below the high watermark ({})",
                           c.write_low_watermark, c.write_high_watermark));
   }
+  if (auto unit = node.optional("queue_unit")) {
+    c.queue_unit = unit->choice({"request", "transaction"}) == "transaction"
+                       ? QueueUnit::transaction
+                       : QueueUnit::request;
+  }
   if (auto scope = node.optional("queue_scope")) {
     c.channel_queues = scope->choice({"pseudo_channel", "channel"}) == "channel";
   }
@@ -203,6 +212,15 @@ void parse_dram(const ConfigNode& dram, HbmParams& params, const ConfigNode& hbm
   const ConfigNode bank_groups = dram.required("bank_groups");
   d.bank_groups = power_of_two_count(bank_groups, 1024);
   d.banks_per_group = power_of_two_count(dram.required("banks_per_group"), 1024);
+  const std::optional<ConfigNode> stack_ids = dram.optional("stack_ids");
+  if (stack_ids) {
+    d.stack_ids = power_of_two_count(*stack_ids, 16);
+    if (d.bank_groups % d.stack_ids != 0) {
+      stack_ids->fail(
+          fmt::format("must divide bank_groups = {} (each stack ID has as many)", d.bank_groups),
+          "give bank_groups as all of them, every stack ID's");
+    }
+  }
   const ConfigNode rows = dram.required("rows");
   d.rows = rows.positive_count();
   if (d.rows > (std::uint64_t{1} << 32)) rows.fail("must be at most 2^32");
@@ -221,6 +239,22 @@ void parse_dram(const ConfigNode& dram, HbmParams& params, const ConfigNode& hbm
   const std::optional<ConfigNode> timing =
       detailed ? std::optional(dram.required("timing")) : dram.optional("timing");
   if (timing) d.timing = parse_timings(*timing, d.refresh, detailed);
+  if (timing && detailed) {
+    const std::optional<ConfigNode> turn = timing->optional("tCCD_R");
+    if (d.stack_ids > 1 && !turn) {
+      dram.required("stack_ids")
+          .fail(
+              "needs the spacing of column commands to another stack ID, "
+              "hbm.dram.timing.tCCD_R",
+              "add tCCD_R to hbm.dram.timing (HBM3: 1.875 ns), or give one stack ID");
+    } else if (d.stack_ids == 1 && turn) {
+      turn->ignored("hbm.dram.stack_ids is 1 (the default)", "give stack_ids, or remove tCCD_R");
+    } else if (turn && d.timing.tCCD_R < d.timing.tCCD_S) {
+      turn->fail(
+          "must be at least tCCD_S (a change of stack ID is no faster than one of bank "
+          "group)");
+    }
+  }
   dram.reject_unknown_keys();
   if (!detailed) {
     for (const auto& unused : {timing, refresh}) {
@@ -312,29 +346,45 @@ void parse_hbm_organisation(const ConfigNode& hbm, HbmParams& params) {
     }
     return;
   }
-  // With the DRAM described, address bits select every part: counts must be powers of two.
-  if (!is_power_of_two(params.channels)) {
-    hbm.required("channels")
-        .fail(
-            "must be a power of two when hbm.dram is given (address bits "
-            "select it)");
-  }
-  if (pseudo && !is_power_of_two(params.pseudo_channels)) {
-    pseudo->fail("must be a power of two when hbm.dram is given (address bits select it)");
-  }
+  // Channels and pseudo-channels whose counts are not powers of two are digits of the granule
+  // index (models/address_map.hpp); check_address_map says where a mapping cannot take one.
   parse_dram(*dram, params, hbm);
   if (controller) {
     params.dram->controller = parse_controller(*controller);
     if (params.mode == HbmMode::simple) ignored_in_simple_mode(*controller, hbm);
   }
   if (params.mode == HbmMode::detailed) check_refresh_policy(*dram, controller, *params.dram);
-  bool per_burst = false;
-  if (mapping) params.dram->mapping = parse_mapping(*mapping, per_burst);
-  if (per_burst && params.interleave_bytes != params.dram->burst_bytes) {
+  const NamedAddressMapping* named = nullptr;
+  if (mapping) params.dram->mapping = parse_mapping(*mapping, named);
+  if (named && named->per_burst && params.interleave_bytes != params.dram->burst_bytes) {
     mapping->fail(fmt::format("this mapping is defined on bursts: it needs interleave equal to "
                               "the burst ({} B), not {} B",
                               params.dram->burst_bytes, params.interleave_bytes),
                   fmt::format("set hbm.interleave: {}B", params.dram->burst_bytes));
+  }
+  // Ramulator 2.1's mappings order the address within a channel; its channel mapper takes the
+  // channel from the bits above `channel_interleave` bytes (the burst unless given).
+  const std::optional<ConfigNode> channel_interleave = hbm.optional("channel_interleave");
+  if (named && named->within_channel) {
+    std::uint64_t bytes = params.dram->burst_bytes;
+    if (channel_interleave) {
+      bytes = channel_interleave->positive_quantity(Dimension::bytes);
+      if (!is_power_of_two(bytes) || bytes < params.dram->burst_bytes ||
+          bytes > params.dram->row_bytes) {
+        channel_interleave->fail(
+            fmt::format("must be a power of two from the burst ({} B) to the row ({} B)",
+                        params.dram->burst_bytes, params.dram->row_bytes),
+            "e.g. 64B: the two bursts of a 64 B access on one channel");
+      }
+    }
+    std::uint32_t low_bits = 0;
+    while ((params.dram->burst_bytes << low_bits) < bytes) ++low_bits;
+    params.dram->mapping = with_channel_above(params.dram->mapping, low_bits, params.geometry());
+  } else if (channel_interleave) {
+    channel_interleave->ignored(
+        "it places the channel for Ramulator's mappings (RoBaRaCoCh, MOP4CLXOR), which order the "
+        "address within a channel; this mapping places the channel itself",
+        "use one of those, or remove it");
   }
 
   if (auto problem = check_address_map(params.geometry(), params.dram->mapping)) {

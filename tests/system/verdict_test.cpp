@@ -38,7 +38,9 @@ TEST(Verdict, TheKernelsEndLeavesDirtyLinesOutOfQAndBandwidth) {
   EXPECT_LE(s["achieved_hbm_bytes_per_s"].get<double>(), r["hardware"]["hbm_bytes_per_s"].get<double>());
   EXPECT_LE(s["hbm_busy_fraction"].get<double>(), 1.0);
   EXPECT_LE(s["percent_of_roof"].get<double>(), 100.0);
-  EXPECT_GT(s["percent_of_roof"].get<double>(), 99.0);  // it streams at the HBM roof
+  // It streams at what the detailed DRAM leaves of the HBM roof: refresh, read/write
+  // turnarounds and row conflicts take some (measured A100 triads reach 86 to 88 %).
+  EXPECT_GT(s["percent_of_roof"].get<double>(), 75.0);
   EXPECT_EQ(s["verdict"]["limit"], "hbm");
   EXPECT_EQ(s["bound"], "memory");
   // The levels table and the report agree on HBM busy over channels x pseudo-channels.

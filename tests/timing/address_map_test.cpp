@@ -71,12 +71,28 @@ TEST(AddressMap, DecodeAgreesWithEncodeOnEveryMappingOverManyAddresses) {
   // must undo the other on addresses from every bit of the capacity, folds and split fields
   // included, and every field stay within its count.
   std::vector<std::pair<AddressGeometry, AddressMapping>> maps;
-  for (const auto& m : named_address_mappings()) maps.emplace_back(hbm3(m.per_burst ? 32 : 256), m.mapping);
+  for (const auto& m : named_address_mappings()) {
+    const AddressGeometry g = hbm3(m.per_burst ? 32 : 256);
+    if (!m.within_channel) {
+      maps.emplace_back(g, m.mapping);
+      continue;
+    }
+    for (std::uint32_t low_bits : {0, 1, 3}) {
+      maps.emplace_back(g, with_channel_above(m.mapping, low_bits, g));
+    }
+  }
   AddressMapping split_and_folded = named("channel_interleave");
   split_and_folded.parts = {{F::row}, {F::bank}, {F::column, 1}, {F::bank_group},
                             {F::column, 1}, {F::pseudo_channel}, {F::channel}};
   split_and_folded.folds = {{F::channel, F::row, 0}, {F::bank, F::row, 3}, {F::bank_group, F::row}};
   maps.emplace_back(hbm3(), split_and_folded);
+  AddressGeometry gpu = hbm3();  // five stacks' channels and a row count that is no power of two
+  gpu.channels = 80;
+  gpu.rows = 24576;
+  maps.emplace_back(gpu, named("bank_group_interleave"));
+  AddressMapping hashed = named("bank_group_interleave");
+  hashed.folds = {{F::bank, F::row}, {F::bank_group, F::row}};
+  maps.emplace_back(gpu, hashed);
   for (const auto& [geometry, mapping] : maps) {
     ASSERT_FALSE(check_address_map(geometry, mapping)) << mapping.text();
     const AddressMap map(geometry, mapping);
@@ -112,6 +128,51 @@ TEST(AddressMap, RowCountNotAPowerOfTwoNeedsTheRowFieldOnTop) {
   const AddressMap map(g, named("bank_group_interleave"));
   EXPECT_EQ(map.geometry().capacity_bytes(), 24ull << 30);
   EXPECT_EQ(map.decode((24ull << 30) - 1).row, 24575u);
+}
+
+// A GPU's five stacks have 40 channels: the channel is a digit of the granule index (address /
+// 256), the index modulo 40, and the fields above it take the index divided by 40.
+TEST(AddressMap, ChannelCountsThatAreNotPowersOfTwoAreDigitsOfTheGranuleIndex) {
+  AddressGeometry g = hbm3();
+  g.channels = 40;
+  const AddressMapping order = named("bank_group_interleave");  // ro-ba-co-bg-pc-ch
+  ASSERT_FALSE(check_address_map(g, order));
+  const AddressMap map(g, order);
+  EXPECT_EQ(map.geometry().capacity_bytes(), 40ull << 30);
+  // Granule 0..39: channels 0..39; granule 40: channel 0 of pseudo-channel 1; granule 80:
+  // bank group 1; granule 80 x 8 = 640: column granule 1 of bank group 0.
+  for (std::uint64_t granule : {0, 1, 39, 40, 79, 80, 640, 12345678}) {
+    const DramAddress a = map.decode(granule * 256 + 17);
+    std::uint64_t rest = granule;
+    EXPECT_EQ(a.channel, rest % 40) << granule;
+    rest /= 40;
+    EXPECT_EQ(a.pseudo_channel, rest % 2) << granule;
+    rest /= 2;
+    EXPECT_EQ(a.bank_group, rest % 8) << granule;
+    rest /= 8;
+    EXPECT_EQ(a.column_byte, rest % 4 * 256 + 17) << granule;
+    rest /= 4;
+    EXPECT_EQ(a.bank, rest % 4) << granule;
+    EXPECT_EQ(a.row, rest / 4) << granule;
+    EXPECT_EQ(map.encode(a), granule * 256 + 17);
+  }
+  // A range is cut granule by granule; a granule that continues the last piece's row merges.
+  std::vector<RowPiece> pieces;
+  map.split(40 * 256 - 100, 300, pieces);  // the end of granule 39, then granule 40
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].unit, 39u * 2);  // channel 39, pseudo-channel 0
+  EXPECT_EQ(pieces[0].bytes, 100u);
+  EXPECT_EQ(pieces[1].unit, 1u);  // channel 0, pseudo-channel 1
+  EXPECT_EQ(pieces[1].bytes, 200u);
+  // Such a field is given whole and never folded.
+  AddressMapping in_parts = order;
+  in_parts.parts = {{F::row},        {F::bank},   {F::column}, {F::bank_group}, {F::pseudo_channel},
+                    {F::channel, 3}, {F::channel}};
+  EXPECT_NE(check_address_map(g, in_parts).value_or("").find("'ch' has 40 values"),
+            std::string::npos);
+  AddressMapping folded = order;
+  folded.folds = {{F::channel, F::row, 0}};
+  EXPECT_NE(check_address_map(g, folded).value_or("").find("cannot be folded"), std::string::npos);
 }
 
 TEST(AddressMap, ChecksTheOrderAndCounts) {
@@ -185,20 +246,23 @@ TEST(AddressMap, RamulatorsRoBaRaCoChPutsBurstsOnChannelsThenColumns) {
   EXPECT_EQ(map.decode(1u << 20).row, 1u);
 }
 
-TEST(AddressMap, RamulatorsMop4clxorHashesChannelsWithTheColumn) {
-  // Bits 5-6 co[0:2], 7-10 ch, 11 pc, 12-14 bg, 15-16 ba, 17-19 co[2:5], 20- ro; then
-  // ch ^= co[0:4], pc ^= co[4] (Ramulator 2's linear_mappers.cpp; bg, ba and ro get co's bits
-  // beyond its five: none).
+TEST(AddressMap, RamulatorsMop4clxorHashesWithinAChannelByTheColumn) {
+  // Ramulator 2.1, the channel right above the burst: bits 5-8 ch; within the channel 9-10
+  // co[0:2], 11 pc, 12-14 bg (12: the stack ID), 15-16 ba, 17-19 co[2:5], 20- ro; then pc ^=
+  // co[0], bg ^= co[1:4], ba ^= co[4].
   const AddressMap map(hbm3(32), named("MOP4CLXOR"));
-  const DramAddress a = map.decode(32);  // co 1: channel 0 ^ 1
+  EXPECT_EQ(map.decode(32).channel, 1u);      // the channel is not hashed
+  const DramAddress a = map.decode(1u << 9);  // co 1: pc 0 ^ 1
   EXPECT_EQ(a.column_byte, 32u);
-  EXPECT_EQ(a.channel, 1u);
-  EXPECT_EQ(map.decode(128).channel, 1u);           // ch 1, co 0
-  EXPECT_EQ(map.decode(128 + 32).channel, 0u);      // ch 1 ^ co 1
-  const DramAddress b = map.decode(1u << 19);       // co 16: pc ^= 1
-  EXPECT_EQ(b.column_byte, 16u * 32);
-  EXPECT_EQ(b.pseudo_channel, 1u);
-  EXPECT_EQ(b.channel, 0u);
+  EXPECT_EQ(a.pseudo_channel, 1u);
+  EXPECT_EQ(a.bank_group, 0u);
+  const DramAddress b = map.decode(1u << 10);  // co 2: bg ^= 1
+  EXPECT_EQ(b.column_byte, 64u);
+  EXPECT_EQ(b.pseudo_channel, 0u);
+  EXPECT_EQ(b.bank_group, 1u);
+  const DramAddress c = map.decode(1u << 19);  // co 16: ba ^= 1
+  EXPECT_EQ(c.column_byte, 16u * 32);
+  EXPECT_EQ(c.bank, 1u);
   for (std::uint64_t address : {0ull, 0x1234560ull, (8ull << 30) - 32, 0x2aaaaaa0ull}) {
     EXPECT_EQ(map.encode(map.decode(address)), address) << address;
   }
@@ -206,8 +270,35 @@ TEST(AddressMap, RamulatorsMop4clxorHashesChannelsWithTheColumn) {
   std::vector<RowPiece> pieces;
   map.split(0x1000, 64, pieces);
   ASSERT_EQ(pieces.size(), 2u);
-  EXPECT_NE(pieces[0].unit, pieces[1].unit);
-  EXPECT_EQ(pieces[0].bytes + pieces[1].bytes, 64u);
+  EXPECT_NE(pieces[0].unit / 2, pieces[1].unit / 2);
+}
+
+TEST(AddressMap, ChannelAbove64BytesKeepsA64ByteAccessOnOneChannel) {
+  // Ramulator 2.1's channel mapper with interleave_bits 1: the channel above the lowest bit of
+  // the address within it. RoBaRaCoCh: both bursts in one row of one bank (one piece);
+  // MOP4CLXOR: pc ^= co[0] puts them on the channel's two pseudo-channels.
+  const AddressGeometry g = hbm3(32);
+  const auto named_with = [&](std::string_view name) {
+    for (const auto& m : named_address_mappings()) {
+      if (m.name == name) return with_channel_above(m.mapping, 1, g);
+    }
+    return AddressMapping{};
+  };
+  const AddressMapping roba = named_with("RoBaRaCoCh");
+  EXPECT_EQ(roba.text(), "ro-ba-bg-pc-co:4-ch-co:1");
+  ASSERT_FALSE(check_address_map(g, roba));
+  std::vector<RowPiece> pieces;
+  AddressMap(g, roba).split(0x12340, 64, pieces);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].bytes, 64u);
+  const AddressMapping mop = named_with("MOP4CLXOR");
+  EXPECT_EQ(mop.text(), "ro-co:3-ba-bg-pc-co:1-ch-co:1 pc^co@0 bg^co@1 ba^co@4");
+  ASSERT_FALSE(check_address_map(g, mop));
+  pieces.clear();
+  AddressMap(g, mop).split(0x12340, 64, pieces);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].unit / 2, pieces[1].unit / 2);  // one channel
+  EXPECT_NE(pieces[0].unit, pieces[1].unit);          // its two pseudo-channels
 }
 
 TEST(AddressMap, RefusesMappingsThatLeaveBitsOrUseThemTwice) {

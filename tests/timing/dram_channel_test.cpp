@@ -205,6 +205,25 @@ TEST(DramChannel, PerBankRefreshTakesOneBankAndLeavesTheOthers) {
   EXPECT_EQ(dram.stats().refreshes, 1u + 10 * 8);
 }
 
+TEST(DramChannel, AColumnToAnotherStackIdWaitsTccdR) {
+  // Banks 0 and 4 are in bank groups 0 and 1: one stack ID, or stack IDs 0 and 1 of two. Their
+  // rows opened, two hits at once: the second burst follows the first on the bus (tCCD_S = the
+  // 1 ns burst), or tCCD_R = 4 ns after it on the other stack ID.
+  for (const std::uint32_t stack_ids : {1u, 2u}) {
+    DramChannelParams p = params();
+    p.stack_ids = stack_ids;
+    p.timing.tCCD_R = ps(4'000);
+    DramChannel dram(p);
+    dram.access(ps(0), read(0, 1, 1));
+    dram.access(ps(0), read(4, 1, 1));
+    EXPECT_EQ(dram.access(ps(100'000), read(0, 1, 1)).last_column.ps(), 100'000u);
+    const RowAccessTiming t = dram.access(ps(100'000), read(4, 1, 1));
+    EXPECT_EQ(t.outcome, RowOutcome::hit);
+    EXPECT_EQ(t.last_column.ps(), stack_ids == 1 ? 101'000u : 104'000u) << stack_ids;
+    EXPECT_EQ(t.data_done.ps(), stack_ids == 1 ? 114'000u : 117'000u) << stack_ids;
+  }
+}
+
 TEST(DramChannel, WithoutRefreshTheRowStaysOpen) {
   DramChannel dram(params(false));
   dram.access(ps(0), read(0, 0, 1));
@@ -308,6 +327,20 @@ TEST(DramController, AFullReadQueueHoldsTheNextReadUntilTheOldestIssues) {
   EXPECT_EQ(t.first_command.ps(), 10'000u);  // its ACT (tRRD_L after 0 was 5) from then on
   EXPECT_EQ(dram.stats().queue_full_waits, 1u);
   EXPECT_EQ(dram.stats().queue_full_time.ps(), 10'000u);
+}
+
+TEST(DramController, TransactionQueueUnitsCountEveryBurst) {
+  // A read of two bursts takes one entry of a two-entry queue as a request, both as transactions:
+  // then the next read waits until it issues (its first column, tRCD_RD after its ACT).
+  for (const QueueUnit unit : {QueueUnit::request, QueueUnit::transaction}) {
+    DramChannelParams p = fr_fcfs(2);
+    p.controller.queue_unit = unit;
+    DramChannel dram(p);
+    EXPECT_EQ(dram.access(ps(0), read(0, 1, 2)).first_column.ps(), 10'000u);
+    const bool bursts = unit == QueueUnit::transaction;
+    EXPECT_EQ(dram.access(ps(0), read(4, 1, 1)).accepted.ps(), bursts ? 10'000u : 0u);
+    EXPECT_EQ(dram.stats().queue_full_waits, bursts ? 1u : 0u);
+  }
 }
 
 TEST(DramController, MixedReadsAndWritesPayTurnaroundsPerBatch) {

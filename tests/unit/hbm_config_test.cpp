@@ -100,9 +100,15 @@ TEST(HbmConfig, DetailedModeNeedsTheDram) {
             {"hardware.hbm.mode", "simple, detailed"});
 }
 
-TEST(HbmConfig, BitMappedCountsArePowersOfTwo) {
-  expect_in(error_of(kStack, {"hardware.hbm.channels=12"}),
-            {"hardware.hbm.channels", "power of two when hbm.dram is given"});
+TEST(HbmConfig, BitMappedCountsArePowersOfTwoOrWholeDigits) {
+  // Channels that are no power of two are a digit of the granule index: whole, never folded.
+  EXPECT_EQ(load_config(kStack, kTrace, {"hardware.hbm.channels=12"})
+                .hardware.hbm.geometry()
+                .capacity_bytes(),
+            12ull << 30);
+  expect_in(error_of(kStack, {"hardware.hbm.channels=12",
+                              "hardware.hbm.address_mapping=ro-ba-bg-co-pc-ch ch^ro"}),
+            {"hardware.hbm.address_mapping", "'ch' has 12 values", "cannot be folded"});
   expect_in(error_of(kStack, {"hardware.hbm.dram.bank_groups=6"}),
             {"hardware.hbm.dram.bank_groups", "power of two"});
   expect_in(error_of(kStack, {"hardware.hbm.interleave=16B"}),
