@@ -40,11 +40,6 @@ FileStamp stamp_of(const std::string& path) {
                    std::int64_t{info.st_mtim.tv_sec} * 1'000'000'000 + info.st_mtim.tv_nsec};
 }
 
-bool at_or_below(const std::string& path, const std::string& key) {
-  return path == key || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
-                         path[key.size()] == '.');
-}
-
 std::vector<std::string> texts_of(const std::vector<ConfigWarning>& warnings) {
   std::vector<std::string> texts;
   for (const ConfigWarning& warning : warnings) texts.push_back(warning.text());
