@@ -17,6 +17,10 @@ packages=(
   libbenchmark-dev      # bench/
   gtkwave               # tests convert a VCD with its vcd2fst
   parallel              # GNU parallel: the sweep test runs shards through it
+  pybind11-dev python3-dev          # the Python package (python/)
+  python3-pandas python3-numpy python3-yaml python3-matplotlib  # what it and its notebook use
+  python3-pytest                    # its tests
+  python3-pip python3-setuptools python3-wheel  # installing it without network (docs/PYTHON.md)
 )
 for extra in "$@"; do
   case "$extra" in

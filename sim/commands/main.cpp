@@ -21,6 +21,7 @@
 #include "sim/sweep/sweep_report.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/util/config_error.hpp"
+#include "sim/util/error_json.hpp"
 #include "sim/util/output_file.hpp"
 #include "sim/util/version.hpp"
 #include "sim/waveforms/waveform_options.hpp"
@@ -199,19 +200,55 @@ std::string command_line_error(const CLI::App& app, int argc, char** argv,
   const std::vector<const CLI::App*> commands = app.get_subcommands({});
   const auto named = std::find_if(commands.begin(), commands.end(),
                                   [](const CLI::App* command) { return command->parsed(); });
-  if (named == commands.end() && argc > 1 && argv[1][0] != '-') {
+  // The command is the first word after the options of ridgeline itself (--error-format FORMAT).
+  int word = 1;
+  while (word < argc && std::string_view(argv[word]).rfind("--error-format", 0) == 0)
+    word += std::string_view(argv[word]) == "--error-format" ? 2 : 1;
+  if (named == commands.end() && word < argc && argv[word][0] != '-') {
+    const std::string_view typed = argv[word];
     std::vector<std::string> names;
     for (const CLI::App* command : commands) names.push_back(command->get_name());
     std::string fix = fmt::format("commands: {}", fmt::join(names, ", "));
-    if (auto suggestion = did_you_mean(argv[1], names))
+    if (auto suggestion = did_you_mean(typed, names))
       fix = "did you mean '" + *suggestion + "'? " + fix;
-    return printable(fmt::format("unknown command '{}' ({})", argv[1], fix), 4096);
+    return printable(fmt::format("unknown command '{}' ({})", typed, fix), 4096);
   }
   const std::string help = named == commands.end()
                                ? "ridgeline --help"
                                : "ridgeline " + (*named)->get_name() + " --help";
   return printable(fmt::format("{} (see '{}')", error.what(), help), 4096);
 }
+
+// How errors reach stderr: one line of text for people, or with --error-format json one JSON
+// object (sim/util/error_json.hpp) for programs that run ridgeline, such as the Python module.
+class ErrorPrinter {
+ public:
+  void use_json(bool json) { json_ = json; }
+
+  int bad_input(const ConfigError& error) const {
+    print(error_json(error), "error");
+    return kExitBadInput;
+  }
+  int bad_command_line(const std::string& message) const {
+    print(error_json("bad_input", message), "error");
+    return kExitBadInput;
+  }
+  int internal(const std::string& message) const {
+    print(error_json("internal", message), "internal error");
+    return 1;
+  }
+
+ private:
+  void print(const Json& error, std::string_view label) const {
+    if (json_) {
+      std::cerr << error_line(error) << '\n';
+    } else {
+      std::cerr << "ridgeline: " << label << ": " << error["message"].get<std::string>() << '\n';
+    }
+  }
+
+  bool json_ = false;
+};
 
 }  // namespace
 
@@ -228,6 +265,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("ridgeline ") + ridgeline_version(),
                        "print the version and exit");
   app.set_help_all_flag("--help-all", "show the help of every subcommand");
+  CLI::Option* error_format =
+      app.add_option("--error-format",
+                     "how errors are printed on stderr: text (one line) or json (one object: "
+                     "message, file, line, column, key, value, rule, fix) (default: text)")
+          ->check(CLI::IsMember({"text", "json"}));
+  ErrorPrinter errors;
 
   RunOptions options;
   CLI::App* analyze = app.add_subcommand(
@@ -351,9 +394,12 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help
-    std::cerr << "ridgeline: error: " << command_line_error(app, argc, argv, error) << '\n';
-    return kExitBadInput;
+    // The format as far as it was read (it comes before the command), a bad value of it aside.
+    const std::vector<std::string>& format = error_format->results();
+    errors.use_json(!format.empty() && format.back() == "json");
+    return errors.bad_command_line(command_line_error(app, argc, argv, error));
   }
+  errors.use_json(error_format->count() > 0 && error_format->as<std::string>() == "json");
 
   try {
     if (analyze->parsed()) return analyze_command(options);
@@ -373,13 +419,10 @@ int main(int argc, char** argv) {
     }
     return run_study(study);
   } catch (const ConfigError& error) {
-    std::cerr << "ridgeline: error: " << error.what() << '\n';
-    return kExitBadInput;
+    return errors.bad_input(error);
   } catch (const std::exception& error) {
-    std::cerr << "ridgeline: internal error: " << printable(error.what(), 4096) << '\n';
-    return 1;
+    return errors.internal(printable(error.what(), 4096));
   } catch (...) {
-    std::cerr << "ridgeline: internal error: an exception of unknown type\n";
-    return 1;
+    return errors.internal("an exception of unknown type");
   }
 }

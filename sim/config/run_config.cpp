@@ -131,30 +131,44 @@ namespace {
 
 }  // namespace
 
+std::optional<Violation> check_and_analyze(RunConfig& config,
+                                           const std::function<ConfigNode()>& workload_document) {
+  check_workload_inputs(workload_document, config.workload, config.hardware);
+  if (auto violation = check_data_type(config.hardware, config.workload)) return violation;
+  config.analysis = analyze_on(config.hardware, config.workload);
+  const Footprint& footprint = config.analysis.footprint;
+  if (auto violation = check_threads(config.hardware, config.workload, footprint)) return violation;
+  if (auto violation = check_fits(config.hardware, config.workload, footprint)) return violation;
+  config.occupancy = occupancy_on(config.hardware, footprint);
+  return std::nullopt;
+}
+
 RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,
+                      const std::vector<std::string>& overrides) {
+  return load_config(ConfigInput{hardware_path, std::nullopt},
+                     ConfigInput{workload_path, std::nullopt}, overrides);
+}
+
+RunConfig load_config(const ConfigInput& hardware_input, const ConfigInput& workload_input,
                       const std::vector<std::string>& overrides) {
   check_override_roots(overrides);
   RunConfig config;
-  config.hardware_path = hardware_path;
-  config.workload_path = workload_path;
+  config.hardware_path = hardware_input.path;
+  config.workload_path = workload_input.path;
   config.overrides = overrides;
-  const ConfigNode hardware = load_document(hardware_path, "hardware", overrides);
+  auto load = [&](const ConfigInput& input, std::string_view root) {
+    return input.text ? load_document_text(input.path, *input.text, root, overrides)
+                      : load_document(input.path, root, overrides);
+  };
+  const ConfigNode hardware = load(hardware_input, "hardware");
   config.hardware = parse_hardware(hardware);
-  const ConfigNode workload = load_document(workload_path, "workload", overrides);
+  const ConfigNode workload = load(workload_input, "workload");
   config.workload = parse_workload(workload);
   const YAML::Mark mark = workload.yaml().Mark();
-  config.workload_location = SourceLocation{workload_path, mark.is_null() ? 0 : mark.line + 1,
+  config.workload_location = SourceLocation{workload_input.path, mark.is_null() ? 0 : mark.line + 1,
                                             mark.is_null() ? 0 : mark.column + 1};
-  check_workload_inputs([&] { return workload; }, config.workload, config.hardware);
-  if (auto violation = check_data_type(config.hardware, config.workload))
+  if (auto violation = check_and_analyze(config, [&] { return workload; }))
     fail_at(workload, *violation);
-  config.analysis = analyze_on(config.hardware, config.workload);
-  const Footprint& footprint = config.analysis.footprint;
-  if (auto violation = check_threads(config.hardware, config.workload, footprint))
-    fail_at(workload, *violation);
-  if (auto violation = check_fits(config.hardware, config.workload, footprint))
-    fail_at(workload, *violation);
-  config.occupancy = occupancy_on(config.hardware, footprint);
   for (const ConfigNode* document : {&hardware, &workload}) {
     const std::vector<ConfigWarning>& found = document->warnings();
     config.warnings.insert(config.warnings.end(), found.begin(), found.end());

@@ -2,6 +2,7 @@
 // against each other (data type supported, one block fits a core) and analysed.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "workloads/workload.hpp"
 
 namespace ridgeline {
+
+class ConfigNode;
 
 struct RunConfig {
   std::string hardware_path;
@@ -29,9 +32,19 @@ struct RunConfig {
   std::vector<ConfigWarning> warnings;
 };
 
+/// A configuration document: a file, or its text given in the file's place (a YAML string from
+/// Python), which messages and the report then name by `path`.
+struct ConfigInput {
+  std::string path;                 ///< the file, or the name the text goes by ("<workload>")
+  std::optional<std::string> text;  ///< the document; none: read the file at `path`
+};
+
 /// Reads both files, applies the overrides, checks every rule and collects the warnings. Throws
 /// ConfigError.
 RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,
+                      const std::vector<std::string>& overrides);
+/// The same for documents that may be given as text.
+RunConfig load_config(const ConfigInput& hardware, const ConfigInput& workload,
                       const std::vector<std::string>& overrides);
 
 /// The machine's two roofline ceilings for `type`.
@@ -55,5 +68,13 @@ std::optional<Violation> check_fits(const HardwareParams& hardware, const Worklo
                                     const Footprint& footprint);
 /// Blocks per core and what limits them.
 Occupancy occupancy_on(const HardwareParams& hardware, const Footprint& footprint);
+
+/// The steps of load_config after the documents are read, in its order, on `config`'s typed
+/// hardware and workload (whose check_rules holds): the workload's input files (throws
+/// ConfigError; `workload_document` is asked for the workload document only by kinds that read
+/// files), the data type, the analysis, threads, fit and occupancy. Returns the first rule broken,
+/// for the caller to report at its key, or fills config.analysis and config.occupancy.
+std::optional<Violation> check_and_analyze(RunConfig& config,
+                                           const std::function<ConfigNode()>& workload_document);
 
 }  // namespace ridgeline

@@ -10,28 +10,6 @@
 
 namespace ridgeline {
 
-CoreStats SimulationResult::core_total() const {
-  CoreStats total;
-  for (const CoreResult& r : cores) {
-    total.add(r.core);
-    // A core that finished early waited, with nothing to do, for the others.
-    total.no_work += time - r.core.finish;
-  }
-  return total;
-}
-
-ComputeUnitStats SimulationResult::compute_total() const {
-  ComputeUnitStats total;
-  for (const CoreResult& r : cores) total.add(r.compute);
-  return total;
-}
-
-SramStats SimulationResult::sram_total() const {
-  SramStats total;
-  for (const CoreResult& r : cores) total.add(r.sram);
-  return total;
-}
-
 namespace {
 
 LevelResult level_result(const MemoryLevel& level) {

@@ -61,10 +61,28 @@ struct SimulationResult {
   std::vector<DramStats> dram_units;  ///< detailed HBM mode: each pseudo-channel's
   std::optional<TracePlayerStats> trace;  ///< a memory trace: summed over players
 
-  // Totals over cores (time spans are summed core-time).
-  CoreStats core_total() const;
-  ComputeUnitStats compute_total() const;
-  SramStats sram_total() const;
+  // Totals over cores (time spans are summed core-time). Defined here, not in simulate.cpp, so
+  // that the report reads a result without linking the SystemC run (the Python module links the
+  // report for the analytical path alone).
+  CoreStats core_total() const {
+    CoreStats total;
+    for (const CoreResult& r : cores) {
+      total.add(r.core);
+      // A core that finished early waited, with nothing to do, for the others.
+      total.no_work += time - r.core.finish;
+    }
+    return total;
+  }
+  ComputeUnitStats compute_total() const {
+    ComputeUnitStats total;
+    for (const CoreResult& r : cores) total.add(r.compute);
+    return total;
+  }
+  SramStats sram_total() const {
+    SramStats total;
+    for (const CoreResult& r : cores) total.add(r.sram);
+    return total;
+  }
 
   std::uint64_t flops() const { return compute_total().flops; }
   std::uint64_t hbm_bytes() const { return hbm.read_bytes + hbm.write_bytes; }

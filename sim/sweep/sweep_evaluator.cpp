@@ -57,15 +57,6 @@ struct SweepEvaluator::Resolved {
   WorkloadSpec workload;
 };
 
-namespace {
-
-bool at_or_below(const std::string& path, const std::string& key) {
-  return path == key || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
-                         path[key.size()] == '.');
-}
-
-}  // namespace
-
 SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
     : spec_(spec), columns_(columns), last_hardware_(), last_workload_() {
   head_ = RowHead{columns.intern("point"), columns.intern("status"), columns.intern("reason")};

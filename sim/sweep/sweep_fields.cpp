@@ -130,4 +130,9 @@ std::vector<std::string_view> field_setter_keys() {
   return keys;
 }
 
+bool at_or_below(std::string_view path, std::string_view key) {
+  return path == key || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
+                         path[key.size()] == '.');
+}
+
 }  // namespace ridgeline

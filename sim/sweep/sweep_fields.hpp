@@ -38,4 +38,8 @@ const FieldSetter* find_field_setter(std::string_view key_path);
 /// Every listed key (for tests).
 std::vector<std::string_view> field_setter_keys();
 
+/// Whether the key path `path` is `key` or lies below it ("workload.tile.m" below
+/// "workload.tile", not "workload.tiles").
+bool at_or_below(std::string_view path, std::string_view key);
+
 }  // namespace ridgeline
