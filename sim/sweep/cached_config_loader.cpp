@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <optional>
 #include <type_traits>
 
@@ -63,6 +64,9 @@ struct CachedConfigLoader::Document {
   struct Override {
     const FieldSetter* setter = nullptr;
     std::optional<Params> params;  ///< the document read with this override; none: slow path
+    /// Its warnings, where they differ from the document's alone (a warning that depends on the
+    /// value: HBM bandwidth past what the DRAM's timings carry); none where they do not.
+    std::optional<std::vector<ConfigWarning>> own_warnings;
   };
 
   ConfigInput input;             ///< the text is the file's as read, when it was read
@@ -98,8 +102,8 @@ struct CachedConfigLoader::Document {
     if (entry.setter == nullptr || !params) return entry;
     try {
       const ConfigNode document = load_document_text(input.path, *input.text, root, {assignment});
-      Params read = parse_root<Params>(document);
-      if (texts_of(document.warnings()) == warning_texts) entry.params = std::move(read);
+      entry.params = parse_root<Params>(document);
+      if (texts_of(document.warnings()) != warning_texts) entry.own_warnings = document.warnings();
     } catch (const ConfigError&) {
       // The value's own fault, or one only the whole configuration can tell: load_config says.
     }
@@ -135,6 +139,21 @@ bool CachedConfigLoader::load_fast(HardwareDocument& hardware, WorkloadDocument&
   if (!hardware.params || !workload.params) return false;
   config.hardware = *hardware.params;
   config.workload = *workload.params;
+  // A document's warnings are its own, or those of its one override whose value warns: with more
+  // overrides of that document, a warning may depend on them together, so load_config says.
+  const auto overrides_of = [&](const char* root) {
+    return std::count_if(overrides.begin(), overrides.end(),
+                         [&](const std::string& o) { return o.rfind(root, 0) == 0; });
+  };
+  const std::vector<ConfigWarning>* hardware_warnings = &hardware.warnings;
+  const std::vector<ConfigWarning>* workload_warnings = &workload.warnings;
+  const auto take_warnings = [&](const auto& entry, const char* root,
+                                 const std::vector<ConfigWarning>*& warnings) {
+    if (!entry.own_warnings) return true;
+    if (overrides_of(root) > 1) return false;
+    warnings = &*entry.own_warnings;
+    return true;
+  };
   std::vector<std::string> keys;
   for (const std::string& assignment : overrides) {
     const std::string key = assignment.substr(0, assignment.find('='));
@@ -144,12 +163,16 @@ bool CachedConfigLoader::load_fast(HardwareDocument& hardware, WorkloadDocument&
     keys.push_back(key);
     if (key.rfind("hardware.", 0) == 0) {
       const auto& entry = hardware.with(assignment, "hardware");
-      if (!entry.params || entry.setter->hardware == nullptr) return false;
+      if (!entry.params || entry.setter->hardware == nullptr ||
+          !take_warnings(entry, "hardware.", hardware_warnings)) {
+        return false;
+      }
       entry.setter->hardware(config.hardware, *entry.params);
     } else if (key.rfind("workload.", 0) == 0) {
       const auto& entry = workload.with(assignment, "workload");
       if (!entry.params || !entry.setter->workload ||
           entry.params->index() != config.workload.index() ||
+          !take_warnings(entry, "workload.", workload_warnings) ||
           !entry.setter->workload(config.workload, *entry.params)) {
         return false;
       }
@@ -171,8 +194,9 @@ bool CachedConfigLoader::load_fast(HardwareDocument& hardware, WorkloadDocument&
   } catch (const ConfigError&) {
     return false;  // load_config gives it, after whatever it finds first
   }
-  config.warnings = hardware.warnings;
-  config.warnings.insert(config.warnings.end(), workload.warnings.begin(), workload.warnings.end());
+  config.warnings = *hardware_warnings;
+  config.warnings.insert(config.warnings.end(), workload_warnings->begin(),
+                         workload_warnings->end());
   return true;
 }
 

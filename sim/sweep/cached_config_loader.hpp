@@ -9,8 +9,9 @@
 // goes to load_config itself, so the result, and any error, are load_config's exactly:
 // - an override of a key sweep_fields does not list, two overrides of one key or of keys inside
 //   one another (their order matters), an override of the workload's kind;
-// - a document that does not read alone, or an override whose document does not read, or reads
-//   with other warnings than the document alone (a warning may depend on a value);
+// - a document that does not read alone, or an override whose document does not read;
+// - an override whose document reads with other warnings than the document alone (a warning may
+//   depend on a value), beside another override of that document (it may depend on both);
 // - a rule broken by the combined values (load_config names the key and its position).
 #pragma once
 
