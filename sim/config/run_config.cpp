@@ -149,6 +149,7 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
   if (auto violation = check_data_type(config.hardware, config.workload))
     fail_at(workload, *violation);
   config.analysis = analyze_on(config.hardware, config.workload);
+  if (auto violation = apply_power_limit(config)) fail_at(hardware, *violation);
   const Footprint& footprint = config.analysis.footprint;
   if (auto violation = check_threads(config.hardware, config.workload, footprint))
     fail_at(workload, *violation);

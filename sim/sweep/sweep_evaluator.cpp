@@ -268,6 +268,7 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
       config.hardware = *hardware.hardware;
       config.workload = *workload.workload;
       config.analysis = analyze_on(config.hardware, config.workload);
+      apply_power_limit(config);  // a limit no clock meets fails the points, not the names
       config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
       // A simulation's leaves without simulating: empty counters, with the parts this machine
       // and workload would report (a detailed DRAM, a trace's players).
@@ -502,6 +503,8 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
   if (auto violation = check_data_type(config_.hardware, config_.workload))
     return fail(located(*violation));
   config_.analysis = analyze_on(config_.hardware, config_.workload);
+  config_.power_limit.reset();
+  if (auto violation = apply_power_limit(config_)) return fail(located(*violation));
   config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
   add_report_cells(row);
 
