@@ -291,5 +291,23 @@ TEST_F(EnergyConfig, UnderTheLimitTheClockStays) {
   EXPECT_NEAR(config.power_limit->power_w, 120.0, 1e-6);
 }
 
+TEST(EnergyPresets, EveryGpuPresetHasAnEnergyForEachTypeItRuns) {
+  for (const char* preset : {"hardware/a100-sxm4-40gb.yaml", "hardware/a100-sxm4-80gb.yaml",
+                             "hardware/h100-sxm5-80gb.yaml", "hardware/h100-pcie-80gb.yaml",
+                             "hardware/h200-sxm5-141gb.yaml"}) {
+    SCOPED_TRACE(preset);
+    const RunConfig config =
+        load_config(config_path(preset), config_path("workloads/vector-add.yaml"), {});
+    ASSERT_TRUE(config.hardware.energy);
+    for (DataType type : kAllDataTypes) {
+      const bool runs = config.hardware.core.compute.flops_per_cycle[index_of(type)] != 0;
+      EXPECT_EQ(config.hardware.energy->flop_aj[index_of(type)] != 0, runs) << name_of(type);
+    }
+    EXPECT_TRUE(config.hardware.energy->l2);
+    EXPECT_EQ(config.hardware.energy->hbm.row_bytes, 1024u);
+    EXPECT_EQ(config.hardware.power_limit_uw, 0u);  // left out: docs/ARCHITECTURE.md says why
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline
