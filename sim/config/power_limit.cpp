@@ -12,72 +12,93 @@ namespace {
 
 constexpr std::uint64_t kMHz = 1'000'000;
 
-// The analytical model of the kernel at clock `hz`: its time and average power.
+double watts(std::uint64_t microwatts) { return static_cast<double>(microwatts) / 1e6; }
+
+// The analytical model of the kernel at clock `hz`: its time, and its average power.
 struct AtClock {
   double time_s = 0;
   double power_w = 0;
 };
 
-AtClock at_clock(const HardwareParams& nominal, const WorkloadSpec& workload, const Analysis& a,
-                 const EnergyCounts& counts, std::uint64_t hz) {
+AtClock analytical_at(const HardwareParams& nominal, const WorkloadSpec& workload,
+                      const Analysis& a, const EnergyCounts& counts, std::uint64_t hz) {
   HardwareParams hw = nominal;
   hw.core_clock = Clock(hz);
-  AtClock at;
-  at.time_s = analytical_time_s(hw, workload, a);
-  EnergyCounts timed = counts;
-  timed.time = time_of_seconds(at.time_s);
-  const EnergyBreakdown energy =
-      energy_of(nominal.energy->at_clock(hz, nominal.core_clock.frequency_hz), timed);
-  at.power_w = at.time_s > 0 ? energy.total_j() / at.time_s : 0;
-  return at;
+  const double time_s = analytical_time_s(hw, workload, a);
+  return {time_s,
+          average_power_w(*nominal.energy, nominal.core_clock.frequency_hz, hz, counts, time_s)};
 }
 
 }  // namespace
 
+double average_power_w(const EnergyParams& nominal, std::uint64_t nominal_hz, std::uint64_t hz,
+                       EnergyCounts counts, double time_s) {
+  if (time_s <= 0) return 0;
+  counts.time = time_of_seconds(time_s);
+  return energy_of(nominal.at_clock(hz, nominal_hz), counts).total_j() / time_s;
+}
+
+std::optional<std::uint64_t> highest_clock_within(
+    double limit_w, std::uint64_t nominal_hz,
+    const std::function<double(std::uint64_t hz)>& power_w) {
+  if (power_w(nominal_hz) <= limit_w) return nominal_hz;
+  // P rises with the clock: bisection over whole MHz below the nominal clock.
+  std::uint64_t low = 1, high = (nominal_hz - 1) / kMHz;
+  if (high < low || power_w(low * kMHz) > limit_w) return std::nullopt;
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low + 1) / 2;
+    if (power_w(middle * kMHz) <= limit_w) {
+      low = middle;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return low * kMHz;
+}
+
+void set_power_limit_clock(RunConfig& config, std::uint64_t hz) {
+  PowerLimitSolution& solution = *config.power_limit;
+  HardwareParams nominal = config.hardware;
+  nominal.core_clock = Clock(solution.nominal_clock_hz);
+  const EnergyCounts counts = analytical_energy_counts(nominal, config.workload, config.analysis);
+  const AtClock at = analytical_at(nominal, config.workload, config.analysis, counts, hz);
+  solution.clock_hz = hz;
+  solution.time_s = at.time_s;
+  solution.power_w = at.power_w;
+  config.hardware.core_clock = Clock(hz);
+  config.analysis = analyze_on(config.hardware, config.workload);
+}
+
 std::optional<Violation> apply_power_limit(RunConfig& config) {
-  HardwareParams& hw = config.hardware;
+  const HardwareParams& hw = config.hardware;
   if (hw.power_limit_uw == 0 || !hw.energy) return std::nullopt;
-  const double limit_w = static_cast<double>(hw.power_limit_uw) / 1e6;
+  const double limit_w = watts(hw.power_limit_uw);
   const std::uint64_t nominal_hz = hw.core_clock.frequency_hz;
   // The counts do not depend on the clock; only the time and the energy per action do.
   const EnergyCounts counts = analytical_energy_counts(hw, config.workload, config.analysis);
-  const AtClock nominal = at_clock(hw, config.workload, config.analysis, counts, nominal_hz);
-  PowerLimitSolution solution{limit_w,         nominal_hz,     nominal_hz,     nominal.time_s,
-                              nominal.power_w, nominal.time_s, nominal.power_w};
-  if (nominal.power_w > limit_w) {
-    const auto meets = [&](std::uint64_t mhz) {
-      return at_clock(hw, config.workload, config.analysis, counts, mhz * kMHz).power_w <= limit_w;
-    };
-    // The highest whole MHz below the nominal clock that meets the limit: P rises with the clock.
-    std::uint64_t low = 1, high = (nominal_hz - 1) / kMHz;  // meets(low) is to be shown
-    if (high < low || !meets(low)) {
-      return Violation{
-          "hardware.power_limit",
-          fmt::format(
-              "no clock of at least 1 MHz meets it: at 1 MHz the kernel's analytical "
-              "average power is {}, above the limit of {} (the static power is {})",
-              engineering(at_clock(hw, config.workload, config.analysis, counts, kMHz).power_w,
-                          "W"),
-              engineering(limit_w, "W"),
-              engineering(static_cast<double>(hw.energy->static_power_uw) / 1e6, "W")),
-          "raise the limit"};
-    }
-    while (low < high) {
-      const std::uint64_t middle = low + (high - low + 1) / 2;
-      if (meets(middle)) {
-        low = middle;
-      } else {
-        high = middle - 1;
-      }
-    }
-    const AtClock found = at_clock(hw, config.workload, config.analysis, counts, low * kMHz);
-    solution.clock_hz = low * kMHz;
-    solution.time_s = found.time_s;
-    solution.power_w = found.power_w;
-    hw.core_clock = Clock(solution.clock_hz);
-    config.analysis = analyze_on(hw, config.workload);
+  const auto at = [&](std::uint64_t hz) {
+    return analytical_at(hw, config.workload, config.analysis, counts, hz);
+  };
+  const AtClock nominal = at(nominal_hz);
+  const std::optional<std::uint64_t> clock =
+      highest_clock_within(limit_w, nominal_hz, [&](std::uint64_t hz) { return at(hz).power_w; });
+  if (!clock) {
+    return Violation{
+        "hardware.power_limit",
+        fmt::format("no clock of at least 1 MHz meets it: at 1 MHz the kernel's analytical "
+                    "average power is {}, above the limit of {} (the static power is {})",
+                    engineering(at(kMHz).power_w, "W"), engineering(limit_w, "W"),
+                    engineering(watts(hw.energy->static_power_uw), "W")),
+        "raise the limit"};
   }
+  PowerLimitSolution solution;
+  solution.limit_w = limit_w;
+  solution.nominal_clock_hz = solution.clock_hz = solution.analytical_clock_hz = nominal_hz;
+  solution.nominal_time_s = solution.time_s = nominal.time_s;
+  solution.nominal_power_w = solution.power_w = nominal.power_w;
   config.power_limit = solution;
+  if (*clock != nominal_hz) set_power_limit_clock(config, *clock);
+  config.power_limit->analytical_clock_hz = *clock;
   return std::nullopt;
 }
 

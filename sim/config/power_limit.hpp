@@ -14,7 +14,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "models/energy.hpp"
 #include "workloads/violation.hpp"
@@ -28,10 +30,21 @@ struct PowerLimitSolution {
   double limit_w = 0;
   std::uint64_t nominal_clock_hz = 0;  ///< the hardware file's clock
   std::uint64_t clock_hz = 0;          ///< the clock the kernel runs at: nominal, or lowered
-  double nominal_time_s = 0;           ///< the analytical time at the nominal clock
-  double nominal_power_w = 0;          ///< the analytical average power at the nominal clock
-  double time_s = 0;                   ///< at clock_hz
-  double power_w = 0;                  ///< at clock_hz: at most the limit
+  /// The clock the analytical model alone gives; clock_hz unless runs settled another.
+  std::uint64_t analytical_clock_hz = 0;
+  double nominal_time_s = 0;   ///< the analytical time at the nominal clock
+  double nominal_power_w = 0;  ///< the analytical average power at the nominal clock
+  double time_s = 0;           ///< at clock_hz
+  double power_w = 0;          ///< at clock_hz
+  /// A run of the kernel at a trial clock (sim/commands/power_limit_runs): what it took and drew.
+  struct Trial {
+    std::uint64_t clock_hz = 0;
+    double time_s = 0;
+    double power_w = 0;
+  };
+  /// `ridgeline run`'s trial runs that settled the clock, in the order run; none where the
+  /// analytical solve stands alone (analyze, a sweep's rows, simulate() in the tests).
+  std::vector<Trial> trials;
   bool throttled() const { return clock_hz < nominal_clock_hz; }
 };
 
@@ -40,6 +53,22 @@ struct PowerLimitSolution {
 /// workload again at it, and records the solution in `config.power_limit`. A violation (at
 /// hardware.power_limit) when no clock of at least 1 MHz meets the limit.
 std::optional<Violation> apply_power_limit(RunConfig& config);
+
+/// The average power of a kernel that counted `counts` and took `time_s` at core clock `hz`, its
+/// energies those of `nominal` (at `nominal_hz`) at that clock (EnergyParams::at_clock).
+double average_power_w(const EnergyParams& nominal, std::uint64_t nominal_hz, std::uint64_t hz,
+                       EnergyCounts counts, double time_s);
+
+/// The highest clock at most `nominal_hz` whose `power_w` is at most `limit_w`: the nominal clock
+/// when it is, else the highest whole MHz below it, by bisection (`power_w` must rise with the
+/// clock); none when not even 1 MHz is.
+std::optional<std::uint64_t> highest_clock_within(
+    double limit_w, std::uint64_t nominal_hz,
+    const std::function<double(std::uint64_t hz)>& power_w);
+
+/// Runs `config` (solved: `power_limit` set) at core clock `hz`: sets the hardware's clock,
+/// analyses the workload at it, and puts the analytical time and power at it in the solution.
+void set_power_limit_clock(RunConfig& config, std::uint64_t hz);
 
 /// The energy per action in effect for `config`: the hardware's at the clock it runs at (lowered
 /// by a power limit: EnergyParams::at_clock), or none without hardware.energy.

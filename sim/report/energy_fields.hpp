@@ -130,6 +130,7 @@ void visit_power_limit(const PowerLimitSolution& p, Visitor& v) {
   v.real("limit_w", p.limit_w);
   v.integer("nominal_clock_hz", p.nominal_clock_hz);
   v.integer("clock_hz", p.clock_hz);
+  v.integer("analytical_clock_hz", p.analytical_clock_hz);
   v.real("nominal_time_s", p.nominal_time_s);
   v.real("time_s", p.time_s);
   v.real("time_cost_s", p.time_s - p.nominal_time_s);

@@ -105,31 +105,40 @@ std::string activations_text(const EnergyCounts& counts, const HardwareParams& h
 
 std::string power_limit_text(const RunConfig& config, const RunFigures* figures) {
   const PowerLimitSolution& p = *config.power_limit;
-  std::string out;
-  if (!p.throttled()) {
-    out = fmt::format(
-        "  power limit {}: at its clock of {} the kernel draws {} on average (analytical model): "
-        "within it, the clock stays\n",
-        engineering(p.limit_w, "W"), engineering(static_cast<double>(p.clock_hz), "Hz"),
-        engineering(p.power_w, "W"));
+  const auto hz = [](std::uint64_t clock) { return engineering(static_cast<double>(clock), "Hz"); };
+  std::string out = fmt::format(
+      "  power limit {}: at the nominal {} the analytical model draws {} on average; ",
+      engineering(p.limit_w, "W"), hz(p.nominal_clock_hz), engineering(p.nominal_power_w, "W"));
+  if (p.analytical_clock_hz == p.nominal_clock_hz) {
+    out += "its clock stays";
   } else {
-    out = fmt::format(
-        "  power limit {}: at the nominal {} the kernel would draw {} (analytical model); the "
-        "cores run at {}, the highest whole MHz under the limit ({}): T {} -> {} (+{})\n",
-        engineering(p.limit_w, "W"), engineering(static_cast<double>(p.nominal_clock_hz), "Hz"),
-        engineering(p.nominal_power_w, "W"), engineering(static_cast<double>(p.clock_hz), "Hz"),
-        engineering(p.power_w, "W"), duration(p.nominal_time_s), duration(p.time_s),
-        percent(p.nominal_time_s > 0 ? p.time_s / p.nominal_time_s - 1 : 0));
+    out += fmt::format("it runs at {}, the highest whole MHz within the limit",
+                       hz(p.analytical_clock_hz));
   }
+  if (!p.trials.empty()) {
+    std::string trials;
+    for (const PowerLimitSolution::Trial& t : p.trials) {
+      trials += fmt::format("\n      at {}: {}, {}", hz(t.clock_hz), duration(t.time_s),
+                            engineering(t.power_w, "W"));
+    }
+    out += fmt::format(
+        ";\n    runs of the kernel at trial clocks, each costed from what it counted, settled the "
+        "clock at {}:{}",
+        hz(p.clock_hz), trials);
+  }
+  out += fmt::format("\n    the analytical time at {}: {}, against {} at the nominal clock (+{})\n",
+                     hz(p.clock_hz), duration(p.time_s), duration(p.nominal_time_s),
+                     percent(p.nominal_time_s > 0 ? p.time_s / p.nominal_time_s - 1 : 0));
   if (figures && figures->energy) {
     const double power = figures->energy->breakdown.total_j() / figures->time_s;
     out += fmt::format(
         "    the run drew {} on average: {}\n", engineering(power, "W"),
         power <= p.limit_w
-            ? "within the limit"
-            : fmt::format("{} above the limit (the clock was solved from the analytical model's "
-                          "counts and time, and the run differs from them)",
-                          engineering(power - p.limit_w, "W")));
+            ? std::string("within the limit")
+            : fmt::format("{} above the limit ({})", engineering(power - p.limit_w, "W"),
+                          !p.trials.empty()
+                              ? "no trial run within it was found"
+                              : "the clock was solved from the analytical model alone"));
   }
   return out;
 }
@@ -163,6 +172,13 @@ void add_simulated_energy(Json& simulated, const RunConfig& config, const RunFig
   if (config.power_limit) {
     energy["power_limit_margin_w"] =
         config.power_limit->limit_w - energy["average_power_w"].get<double>();
+    Json trials = Json::array();
+    for (const PowerLimitSolution::Trial& trial : config.power_limit->trials) {
+      trials.push_back(Json{{"clock_hz", trial.clock_hz},
+                            {"time_s", trial.time_s},
+                            {"average_power_w", trial.power_w}});
+    }
+    energy["power_limit_trials"] = std::move(trials);
   }
   simulated["energy"] = std::move(energy);
 }
