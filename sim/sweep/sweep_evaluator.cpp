@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 #include <type_traits>
 
 #include "sim/config/hardware_config.hpp"
@@ -58,6 +59,8 @@ struct SweepEvaluator::Resolved {
 };
 
 namespace {
+
+constexpr const char* kPowerLimitKey = "hardware.power_limit";
 
 bool at_or_below(const std::string& path, const std::string& key) {
   return path == key || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
@@ -259,6 +262,10 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
   std::set<std::string> names;
   for (ColumnId id : {head_.point, head_.status, head_.reason}) names.insert(columns_.name(id));
   for (ColumnId id : axis_columns_) names.insert(columns_.name(id));
+  // A power limit the sweep gives (set or swept) brings its own leaves to bases that have none.
+  bool sets_power_limit = false;
+  for (const PlacedValue& key : spec_.fixed) sets_power_limit |= key.key_path == kPowerLimitKey;
+  for (const SweptKey* key : keys_) sets_power_limit |= key->key_path == kPowerLimitKey;
   bool any = false;
   for (const Base& hardware : hardware_bases_) {
     for (const Base& workload : workload_bases_) {
@@ -268,6 +275,10 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
       config.hardware = *hardware.hardware;
       config.workload = *workload.workload;
       config.analysis = analyze_on(config.hardware, config.workload);
+      if (sets_power_limit && config.hardware.power_limit_uw == 0) {
+        // Any limit names the same leaves: one no kernel reaches leaves the clock as it is.
+        config.hardware.power_limit_uw = std::numeric_limits<std::uint64_t>::max();
+      }
       apply_power_limit(config);  // a limit no clock meets fails the points, not the names
       config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
       // A simulation's leaves without simulating: empty counters, with the parts this machine
