@@ -36,6 +36,7 @@ struct CoreStats : StatFields<CoreStats> {
   std::uint64_t barriers = 0;              ///< barriers executed
   std::uint64_t load_bytes = 0;            ///< bytes requested by loads
   std::uint64_t store_bytes = 0;           ///< bytes requested by stores
+  std::uint64_t register_load_bytes = 0;   ///< of `load_bytes`: landing in registers, not SRAM
   std::uint64_t ops = 0;                   ///< program ops completed
   std::uint64_t wakeups = 0;               ///< times the core's process ran (SystemC events)
   std::uint32_t peak_resident_blocks = 0;  ///< most blocks resident at once
@@ -81,6 +82,8 @@ struct CoreStats : StatFields<CoreStats> {
                 "bytes requested by loads"),
         counter("store_bytes", &CoreStats::store_bytes, "bytes", Merge::sum,
                 "bytes requested by stores"),
+        counter("register_load_bytes", &CoreStats::register_load_bytes, "bytes", Merge::sum,
+                "of load bytes: loads landing in registers (no SRAM tile), spill reloads"),
         counter("ops", &CoreStats::ops, "ops", Merge::sum, "program ops completed"),
         counter("wakeups", &CoreStats::wakeups, "events", Merge::sum,
                 "times the core's process ran"),

@@ -382,7 +382,11 @@ void Core::issue_memory_requests(Time t) {
       ++loads_in_flight_;
       ++stats_.loads;
       stats_.load_bytes += bytes;
-      if (o.sram_write_bytes > 0) done = sram.timing.write_streaming(t, done, o.sram_write_bytes);
+      if (o.sram_write_bytes > 0) {
+        done = sram.timing.write_streaming(t, done, o.sram_write_bytes);
+      } else {
+        stats_.register_load_bytes += bytes;
+      }
       stats_.load_time += done - t;
       if (o.local) {
         --queued_local_loads_;

@@ -27,6 +27,36 @@ std::string intensity_text(double value) {
   return value >= 1e4 ? si(value) : fmt::format("{:.3g}", value);
 }
 
+// The kernel of `r` as series `name`: at I at HBM (circles) and at each inner level's I (squares),
+// at `analytical_y` (hollow) and, when the report simulated, `simulated_y` (filled).
+void add_kernel_points(RooflineChart& chart, const Json& r, const std::string& name,
+                       double analytical_y, double simulated_y) {
+  chart.points.push_back({name, r["analytical"]["intensity_flop_per_byte"].get<double>(),
+                          analytical_y, false, "", "", ""});
+  const bool simulated = r.contains("simulated");
+  if (simulated) {
+    chart.points.push_back({name, r["simulated"]["intensity_flop_per_byte"].get<double>(),
+                            simulated_y, true, "", "", ""});
+  }
+  // The hierarchical roofline: the same kernel at each inner level's intensity.
+  const auto add_levels = [&](const Json& side, double y, bool is_simulated) {
+    if (!side.contains("levels")) return;
+    for (const Json& level : side["levels"]) {
+      const std::string level_name = level["name"].get<std::string>();
+      if (level_name == "hbm") continue;
+      chart.points.push_back({name, level["intensity_flop_per_byte"].get<double>(), y, is_simulated,
+                              level_name, "", ""});
+    }
+  };
+  add_levels(r["analytical"], analytical_y, false);
+  if (simulated) add_levels(r["simulated"], simulated_y, true);
+}
+
+std::string series_name(const std::vector<Json>& reports, const std::vector<std::string>& series,
+                        std::size_t i) {
+  return i < series.size() ? series[i] : reports[i]["workload"]["label"].get<std::string>();
+}
+
 }  // namespace
 
 RooflineChart roofline_of(const std::vector<Json>& reports,
@@ -57,30 +87,46 @@ RooflineChart roofline_of(const std::vector<Json>& reports,
   chart.roofs.push_back(std::move(roof));
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const Json& r = reports[i];
-    const std::string name =
-        i < series.size() ? series[i] : r["workload"]["label"].get<std::string>();
-    const double analytical_flop_per_s = r["analytical"]["roof_flop_per_s"].get<double>();
-    chart.points.push_back({name, r["analytical"]["intensity_flop_per_byte"].get<double>(),
-                            analytical_flop_per_s, false, "", "", ""});
-    if (r.contains("simulated")) {
-      chart.points.push_back({name, r["simulated"]["intensity_flop_per_byte"].get<double>(),
-                              r["simulated"]["achieved_flop_per_s"].get<double>(), true, "", "",
-                              ""});
+    add_kernel_points(
+        chart, r, series_name(reports, series, i), r["analytical"]["roof_flop_per_s"].get<double>(),
+        r.contains("simulated") ? r["simulated"]["achieved_flop_per_s"].get<double>() : 0);
+  }
+  return chart;
+}
+
+RooflineChart energy_roofline_of(const std::vector<Json>& reports,
+                                 const std::vector<std::string>& series) {
+  RooflineChart chart;
+  chart.units = {"energy efficiency (FLOP/J)", "FLOP/J", "B/J"};
+  const Json* first = nullptr;
+  for (const Json& r : reports) {
+    if (r["analytical"].contains("energy")) {
+      first = &r;
+      break;
     }
-    // The hierarchical roofline: the same kernel at each inner level's intensity.
-    const auto add_levels = [&](const Json& side, double flop_per_s, bool simulated) {
-      if (!side.contains("levels")) return;
-      for (const Json& level : side["levels"]) {
-        const std::string level_name = level["name"].get<std::string>();
-        if (level_name == "hbm") continue;
-        chart.points.push_back({name, level["intensity_flop_per_byte"].get<double>(), flop_per_s,
-                                simulated, level_name, "", ""});
-      }
-    };
-    add_levels(r["analytical"], analytical_flop_per_s, false);
-    if (r.contains("simulated")) {
-      add_levels(r["simulated"], r["simulated"]["achieved_flop_per_s"].get<double>(), true);
-    }
+  }
+  if (first == nullptr) return chart;
+  const Json& roofs = (*first)["analytical"]["energy"]["roofline"];
+  RooflineChart::Roof roof;
+  roof.name = (*first)["hardware"]["name"].get<std::string>();
+  const std::string dtype = (*first)["workload"]["dtype"].get<std::string>();
+  roof.peak_flop_per_s = roofs.value("peak_flop_per_j", 0.0);
+  roof.peak_label = fmt::format("{}FLOP/J ({} FLOPs alone)", si(roof.peak_flop_per_s), dtype);
+  chart.title = fmt::format("Energy roofline of {} ({})", roof.name, dtype);
+  // The levels of the performance roofline that have an energy bound, in its order.
+  for (const Json& level : (*first)["analytical"]["levels"]) {
+    const std::string name = level["name"].get<std::string>();
+    const std::string key = name + "_bytes_per_j";
+    if (roofs.contains(key)) roof.levels.push_back({name, roofs[key].get<double>()});
+  }
+  chart.roofs.push_back(std::move(roof));
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const Json& r = reports[i];
+    if (!r["analytical"].contains("energy")) continue;
+    const bool simulated = r.contains("simulated") && r["simulated"].contains("energy");
+    add_kernel_points(chart, r, series_name(reports, series, i),
+                      r["analytical"]["energy"]["flop_per_j"].get<double>(),
+                      simulated ? r["simulated"]["energy"]["flop_per_j"].get<double>() : 0);
   }
   return chart;
 }
@@ -163,7 +209,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
                {"y", svg_number(mid_y)},
                {"text-anchor", "middle"},
                {"transform", fmt::format("rotate(-90 20 {})", svg_number(mid_y))}},
-              "performance (FLOP/s)");
+              chart.units.y_title);
   svg.element("rect", {{"x", svg_number(x.from_px())},
                        {"y", svg_number(y.to_px())},
                        {"width", svg_number(x.to_px() - x.from_px())},
@@ -266,7 +312,7 @@ std::string render_roofline_svg(const RooflineChart& chart) {
                    {"stroke", "none"},
                    {"transform", fmt::format("rotate({} {} {})", svg_number(angle), svg_number(lx),
                                              svg_number(ly))}},
-                  fmt::format("{} {}B/s", level.name, si(level.bytes_per_s)));
+                  fmt::format("{} {}{}", level.name, si(level.bytes_per_s), chart.units.slope));
     }
   }
   for (const auto& [peak, leftmost] : leftmost_ridge_of_peak) {
@@ -364,8 +410,9 @@ std::string render_roofline_svg(const RooflineChart& chart) {
                 {"stroke-width", "2"}});
       svg.open("rect", a);
       svg.element("title", {},
-                  tooltip(m, fmt::format(", I at {} = {} FLOP/B, {}FLOP/s", p.level,
-                                         si(p.intensity_flop_per_byte, 6), si(p.flop_per_s, 6))));
+                  tooltip(m, fmt::format(", I at {} = {} FLOP/B, {}{}", p.level,
+                                         si(p.intensity_flop_per_byte, 6), si(p.flop_per_s, 6),
+                                         chart.units.y)));
       svg.close("rect");
       continue;
     }
@@ -382,8 +429,8 @@ std::string render_roofline_svg(const RooflineChart& chart) {
               {"stroke-width", "2"}});
     svg.open("circle", a);
     svg.element("title", {},
-                tooltip(m, fmt::format(": I = {} FLOP/B, {}FLOP/s",
-                                       si(p.intensity_flop_per_byte, 6), si(p.flop_per_s, 6))));
+                tooltip(m, fmt::format(": I = {} FLOP/B, {}{}", si(p.intensity_flop_per_byte, 6),
+                                       si(p.flop_per_s, 6), chart.units.y)));
     svg.close("circle");
   }
   svg.close("g");

@@ -35,7 +35,16 @@ struct RooflineChart {
     std::string point;       ///< a sweep's point number (data-point), empty for none
     std::string note;        ///< more for its tooltip (a sweep point's inputs)
   };
+  /// What the axes and labels measure. The energy roofline (energy_roofline_of) draws the same
+  /// geometry in FLOP/J with slopes in B/J; its markers' data-flop-per-s and slopes'
+  /// data-bytes-per-s attributes then hold FLOP/J and B/J.
+  struct Units {
+    const char* y_title = "performance (FLOP/s)";
+    const char* y = "FLOP/s";   ///< after an SI prefix, in tooltips
+    const char* slope = "B/s";  ///< a slope's label, after an SI prefix
+  };
   std::string title;
+  Units units;
   std::vector<Roof> roofs;  ///< one for a run or study; one per machine for a sweep
   std::vector<Point> points;
   std::string legend_title;  ///< above the series in the legend (the axis they are coloured by)
@@ -48,6 +57,14 @@ struct RooflineChart {
 /// again at I at each inner level (L2, SRAM), to read against that level's slope. Series are
 /// named `series[i]`, else the workload's label. Ceilings come from the first report.
 RooflineChart roofline_of(const std::vector<Json>& reports, const std::vector<std::string>& series);
+
+/// The energy roofline of each report that has `analytical.energy`: FLOP per joule against I,
+/// the roof min(peak FLOP/J, I x the level's bytes per joule) from `analytical.energy.roofline`
+/// (the FLOPs alone, a byte read at that level alone), and the kernel's FLOP per joule (every
+/// component, static power too, so below every roof) at I at HBM (circles) and at each inner
+/// level (squares), analytical hollow and simulated filled. No roofs without energy figures.
+RooflineChart energy_roofline_of(const std::vector<Json>& reports,
+                                 const std::vector<std::string>& series);
 
 /// Markers of one series and kind that would land on the same pixel are drawn once, their
 /// tooltips joined: a sweep of a million points draws what can be seen.

@@ -11,6 +11,7 @@
 
 #include "models/sc_main_stub.hpp"
 #include "sim/charts/roofline_chart.hpp"
+#include "sim/commands/power_limit_runs.hpp"
 #include "sim/commands/study.hpp"
 #include "sim/commands/validate.hpp"
 #include "sim/config/config_node.hpp"
@@ -183,7 +184,10 @@ int analyze_command(const RunOptions& options) {
 }
 
 int run_command(const RunOptions& options) {
-  const RunConfig config = load_and_warn(options);
+  RunConfig config = load_and_warn(options);
+  // Under a power limit the analytical model's clock is checked against runs of the kernel, each
+  // a child process (sim/commands/power_limit_runs), before the run reported here.
+  settle_power_limit(config);
   // The report's timeline chart needs the units' busy time over the run: watched only for it.
   std::optional<BusyTimeline> busy;
   if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());

@@ -51,6 +51,12 @@ void check_validation_case(const ValidationCase& c) {
                       "a latency is measured of a memory trace (its mean, issue to last byte)",
                       "give a workload of kind memory_trace, or another figure");
   }
+  if (c.figure == ValidationFigure::power && !config->hardware.energy) {
+    throw ConfigError(c.figure_where, c.key_path + ".figure", "power",
+                      "a power is simulated from the hardware's energy model, and hardware '" +
+                          config->hardware.name + "' gives no hardware.energy",
+                      "give the hardware an energy section (docs/CONFIG.md), or another figure");
+  }
 }
 
 namespace {
@@ -81,6 +87,8 @@ double simulated_figure(const Json& report, ValidationFigure figure) {
       return s["time_s"].get<double>();
     case ValidationFigure::latency:
       return s["trace"]["latency_s"]["mean"].get<double>();
+    case ValidationFigure::power:
+      return s["energy"]["average_power_w"].get<double>();
   }
   return 0;
 }
@@ -96,6 +104,8 @@ std::string figure_text(ValidationFigure figure, double value) {
       return fmt::format("{:.3f} us", value * 1e6);
     case ValidationFigure::latency:
       return fmt::format("{:.1f} ns", value * 1e9);
+    case ValidationFigure::power:
+      return fmt::format("{:.1f} W", value);
   }
   return "";
 }

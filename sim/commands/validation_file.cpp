@@ -23,7 +23,8 @@ struct FigureKind {
 constexpr FigureKind kFigures[] = {{"bandwidth", Dimension::bandwidth, "B/s"},
                                    {"flop_rate", Dimension::flop_rate, "FLOP/s"},
                                    {"time", Dimension::time, "s"},
-                                   {"latency", Dimension::time, "s"}};
+                                   {"latency", Dimension::time, "s"},
+                                   {"power", Dimension::power, "W"}};
 
 const FigureKind& kind_of(ValidationFigure figure) {
   return kFigures[static_cast<std::size_t>(figure)];
@@ -85,9 +86,10 @@ ValidationCase read_case(const ConfigNode& entry, const std::string& path) {
   }
   const Dimension dimension = kind_of(c.figure).dimension;
   const std::uint64_t measured = entry.required("measured").positive_quantity(dimension);
-  // Quantities of time are read in picoseconds; the others in their own unit.
-  c.measured = dimension == Dimension::time ? static_cast<double>(measured) / 1e12
-                                            : static_cast<double>(measured);
+  // Quantities of time are read in picoseconds, powers in microwatts; the others in their unit.
+  c.measured = dimension == Dimension::time    ? static_cast<double>(measured) / 1e12
+               : dimension == Dimension::power ? static_cast<double>(measured) / 1e6
+                                               : static_cast<double>(measured);
   c.source = nonempty_text(entry.required("source"));
   entry.reject_unknown_keys();
   return c;

@@ -18,10 +18,11 @@ enum class ValidationFigure {
   flop_rate,  ///< FLOP/s: the workload's FLOPs over its time
   time,       ///< s: the kernel's time
   latency,    ///< s: a memory trace's mean latency, issue to last byte
+  power,      ///< W: the kernel's average power (its energy over its time; needs hardware.energy)
 };
 
 std::string_view name_of(ValidationFigure figure);
-/// "B/s", "FLOP/s", "s".
+/// "B/s", "FLOP/s", "s", "W".
 std::string_view unit_of(ValidationFigure figure);
 
 struct ValidationCase {
@@ -32,7 +33,7 @@ struct ValidationCase {
   std::vector<std::string> overrides;  ///< the case's `set:`, as --set's "key=value", in order
   std::vector<SourceLocation> override_locations;  ///< where each was written
   ValidationFigure figure = ValidationFigure::bandwidth;
-  double measured = 0;  ///< in the figure's unit (B/s, FLOP/s or s)
+  double measured = 0;  ///< in the figure's unit (B/s, FLOP/s, s or W)
   std::string source;   ///< the publication, as the file names it
   std::string key_path;        ///< "validation.cases[3]"
   SourceLocation where;        ///< the case's entry

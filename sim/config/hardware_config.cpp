@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "sim/config/energy_config.hpp"
 #include "sim/config/hardware_guards.hpp"
 #include "sim/config/hbm_config.hpp"
 #include "workloads/wording.hpp"
@@ -230,6 +231,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   stated.interface = hbm.optional("stated_interface");
   hbm.reject_unknown_keys();
   if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, stated);
+  parse_energy(hardware, params);
   hardware.reject_unknown_keys();
   check_stated_figures(hardware, stated, params);
   warn_dram_below_bandwidth(hbm, params.hbm);

@@ -63,6 +63,26 @@ constexpr std::array kUnits = {
     Unit{"kb/s", Dimension::bit_rate, kE3},
     Unit{"Mb/s", Dimension::bit_rate, kE3* kE3},
     Unit{"Gb/s", Dimension::bit_rate, kE3* kE3* kE3},
+    // Energies in attojoules, so that pJ figures with up to six decimals are whole numbers; a
+    // bit is an eighth of a byte, so per bit is eight times as much per byte.
+    Unit{"fJ/FLOP", Dimension::energy_per_flop, kE3},
+    Unit{"pJ/FLOP", Dimension::energy_per_flop, kE3* kE3},
+    Unit{"nJ/FLOP", Dimension::energy_per_flop, kE3* kE3* kE3},
+    Unit{"fJ/B", Dimension::energy_per_byte, kE3},
+    Unit{"pJ/B", Dimension::energy_per_byte, kE3* kE3},
+    Unit{"nJ/B", Dimension::energy_per_byte, kE3* kE3* kE3},
+    Unit{"fJ/bit", Dimension::energy_per_byte, 8 * kE3},
+    Unit{"pJ/bit", Dimension::energy_per_byte, 8 * kE3* kE3},
+    Unit{"nJ/bit", Dimension::energy_per_byte, 8 * kE3* kE3* kE3},
+    Unit{"fJ", Dimension::energy, kE3},
+    Unit{"pJ", Dimension::energy, kE3* kE3},
+    Unit{"nJ", Dimension::energy, kE3* kE3* kE3},
+    Unit{"uJ", Dimension::energy, kE3* kE3* kE3* kE3},
+    // Power in microwatts: a microwatt over a picosecond is an attojoule.
+    Unit{"uW", Dimension::power, 1},
+    Unit{"mW", Dimension::power, kE3},
+    Unit{"W", Dimension::power, kE3* kE3},
+    Unit{"kW", Dimension::power, kE3* kE3* kE3},
 };
 
 std::string units_of(Dimension dimension) {
@@ -164,8 +184,21 @@ std::string_view base_unit(Dimension dimension) {
       return "FLOP/s";
     case Dimension::bit_rate:
       return "bits/s";
+    case Dimension::energy_per_flop:
+      return "attojoules per FLOP";
+    case Dimension::energy_per_byte:
+      return "attojoules per byte";
+    case Dimension::energy:
+      return "attojoules";
+    case Dimension::power:
+      return "microwatts";
   }
   return "";
+}
+
+// "size" for "a size", "energy" for "an energy".
+std::string_view without_article(std::string_view described) {
+  return described.substr(described.find(' ') + 1);
 }
 
 std::string_view trim(std::string_view text) {
@@ -198,6 +231,14 @@ std::string_view describe(Dimension dimension) {
       return "a FLOP rate";
     case Dimension::bit_rate:
       return "a bit rate";
+    case Dimension::energy_per_flop:
+      return "an energy per FLOP";
+    case Dimension::energy_per_byte:
+      return "an energy per byte or bit";
+    case Dimension::energy:
+      return "an energy";
+    case Dimension::power:
+      return "a power";
   }
   return "";
 }
@@ -222,8 +263,31 @@ std::string_view example(Dimension dimension) {
       return "989.4TFLOP/s";
     case Dimension::bit_rate:
       return "6.4Gb/s";
+    case Dimension::energy_per_flop:
+      return "1.1pJ/FLOP";
+    case Dimension::energy_per_byte:
+      return "2.68pJ/bit";
+    case Dimension::energy:
+      return "909pJ";
+    case Dimension::power:
+      return "400W";
   }
   return "";
+}
+
+double in_report_units(std::uint64_t value, Dimension dimension) {
+  switch (dimension) {
+    case Dimension::time:
+      return static_cast<double>(value) / 1e12;
+    case Dimension::energy_per_flop:
+    case Dimension::energy_per_byte:
+    case Dimension::energy:
+      return static_cast<double>(value) / 1e18;
+    case Dimension::power:
+      return static_cast<double>(value) / 1e6;
+    default:
+      return static_cast<double>(value);
+  }
 }
 
 std::uint64_t parse_quantity(std::string_view raw, Dimension dimension) {
@@ -244,9 +308,10 @@ std::uint64_t parse_quantity(std::string_view raw, Dimension dimension) {
   for (const Unit& unit : kUnits) {
     if (unit.symbol != symbol) continue;
     if (unit.dimension != dimension) {
-      throw QuantityError(fmt::format("'{}' is a unit of {}, but this key takes {}", symbol,
-                                      describe(unit.dimension).substr(2), describe(dimension)),
-                          fix);
+      throw QuantityError(
+          fmt::format("'{}' is a unit of {}, but this key takes {}", symbol,
+                      without_article(describe(unit.dimension)), describe(dimension)),
+          fix);
     }
     try {
       return whole(number, unit.scale, base_unit(dimension));

@@ -26,7 +26,30 @@ enum class Dimension {
   cycles,           ///< cycle, cycles
   flop_rate,        ///< FLOP/s ... PFLOP/s: a datasheet's peak (hardware.cores.compute.stated_peak)
   bit_rate,         ///< b/s ... Gb/s: bits a second on one pin (hardware.hbm.stated_interface)
+  energy_per_flop,  ///< fJ/FLOP, pJ/FLOP, nJ/FLOP; attojoules per FLOP (hardware.energy.flop)
+  energy_per_byte,  ///< fJ/B, pJ/B, nJ/B and fJ/bit, pJ/bit, nJ/bit; attojoules per byte
+  energy,           ///< fJ, pJ, nJ, uJ; attojoules (hardware.energy.hbm.activation)
+  power,            ///< uW, mW, W, kW; microwatts (hardware.energy.static_power, power_limit)
 };
+
+/// Every dimension, in the order Dimension lists them; each unit belongs to one of them.
+inline constexpr Dimension kAllDimensions[] = {Dimension::bytes,
+                                               Dimension::bandwidth,
+                                               Dimension::time,
+                                               Dimension::frequency,
+                                               Dimension::flops_per_cycle,
+                                               Dimension::bytes_per_cycle,
+                                               Dimension::cycles,
+                                               Dimension::flop_rate,
+                                               Dimension::bit_rate,
+                                               Dimension::energy_per_flop,
+                                               Dimension::energy_per_byte,
+                                               Dimension::energy,
+                                               Dimension::power};
+
+/// A value in `dimension`'s base unit in the unit reports write it in, SI: picoseconds as
+/// seconds, attojoules as joules (per FLOP, per byte), microwatts as watts; the others as they are.
+double in_report_units(std::uint64_t value, Dimension dimension);
 
 /// What a dimension is called in messages ("a size", "a bandwidth") and an example value.
 std::string_view describe(Dimension dimension);
@@ -44,7 +67,7 @@ class QuantityError : public std::runtime_error {
 };
 
 /// The value of `text` in the dimension's base unit (bytes, bytes/s, ps, Hz, FLOP/cycle,
-/// bytes/cycle, cycles, FLOP/s, bit/s). Throws QuantityError.
+/// bytes/cycle, cycles, FLOP/s, bit/s, aJ/FLOP, aJ/B, aJ, uW). Throws QuantityError.
 std::uint64_t parse_quantity(std::string_view text, Dimension dimension);
 
 /// A whole number without unit (counts: cores, channels, matrix sizes). Throws QuantityError.

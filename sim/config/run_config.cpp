@@ -136,6 +136,7 @@ std::optional<Violation> check_and_analyze(RunConfig& config,
   check_workload_inputs(workload_document, config.workload, config.hardware);
   if (auto violation = check_data_type(config.hardware, config.workload)) return violation;
   config.analysis = analyze_on(config.hardware, config.workload);
+  if (auto violation = apply_power_limit(config)) return violation;
   const Footprint& footprint = config.analysis.footprint;
   if (auto violation = check_threads(config.hardware, config.workload, footprint)) return violation;
   if (auto violation = check_fits(config.hardware, config.workload, footprint)) return violation;
@@ -167,8 +168,11 @@ RunConfig load_config(const ConfigInput& hardware_input, const ConfigInput& work
   const YAML::Mark mark = workload.yaml().Mark();
   config.workload_location = SourceLocation{workload_input.path, mark.is_null() ? 0 : mark.line + 1,
                                             mark.is_null() ? 0 : mark.column + 1};
-  if (auto violation = check_and_analyze(config, [&] { return workload; }))
-    fail_at(workload, *violation);
+  if (auto violation = check_and_analyze(config, [&] { return workload; })) {
+    // The power limit's violation is the hardware's; every other one is the workload's.
+    const bool of_hardware = violation->key_path.rfind("hardware.", 0) == 0;
+    fail_at(of_hardware ? hardware : workload, *violation);
+  }
   for (const ConfigNode* document : {&hardware, &workload}) {
     const std::vector<ConfigWarning>& found = document->warnings();
     config.warnings.insert(config.warnings.end(), found.begin(), found.end());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/hardware.hpp"
+#include "sim/config/power_limit.hpp"
 #include "sim/util/config_error.hpp"
 #include "workloads/analysis.hpp"
 #include "workloads/violation.hpp"
@@ -26,6 +27,9 @@ struct RunConfig {
   WorkloadSpec workload;
   Analysis analysis;    ///< the seed note's model for this workload on this hardware
   Occupancy occupancy;  ///< blocks per core and what limits it
+  /// With hardware.power_limit: the clock solved for this workload (hardware.core_clock is set
+  /// to it, and `analysis` is at it) and the figures at the nominal clock.
+  std::optional<PowerLimitSolution> power_limit;
   /// What the reader found that loads but should be known (keys ignored where they are, a DRAM
   /// below its bandwidth): hardware's first, then the workload's, each once. The commands print
   /// them on stderr before they run; the JSON report records them (config.warnings).

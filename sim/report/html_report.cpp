@@ -143,6 +143,70 @@ std::string key_values(const Json& object) {
   return "<table>\n" + rows + "</table>\n";
 }
 
+// The energy: a table of joules by component, analytical beside simulated, a bar of where the
+// joules went (the run's, else the model's), and the power limit's outcome.
+std::string energy_section(const Json& report) {
+  const bool simulated = report.contains("simulated") && report["simulated"].contains("energy");
+  const Json& a = report["analytical"]["energy"];
+  std::string html = "<h2>Energy</h2>\n<table>\n<tr><th>component</th><th>analytical</th>";
+  html += simulated ? "<th>simulated</th><th>share</th></tr>\n" : "</tr>\n";
+  const auto joules_cell = [&](const std::string& path) {
+    const Json* v = at(report, path);
+    return v ? cell(report, path, engineering(v->get<double>(), "J")) : std::string("<td></td>");
+  };
+  std::vector<std::pair<std::string, double>> shares;
+  const Json& shown = simulated ? report["simulated"]["energy"] : a;
+  for (const auto& [key, value] : a["by_component"].items()) {
+    const std::string name = key.substr(0, key.size() - 2);  // "flops_j" -> "flops"
+    html += "<tr><td>" + xml_escape(name) + "</td>" +
+            joules_cell("analytical.energy.by_component." + key);
+    if (simulated) {
+      const double part = report["simulated"]["energy"]["by_component"][key].get<double>();
+      html += joules_cell("simulated.energy.by_component." + key) +
+              fmt::format("<td>{:.1f} %</td>",
+                          100 * part / report["simulated"]["energy"]["total_j"].get<double>());
+    }
+    html += "</tr>\n";
+    shares.emplace_back(name,
+                        shown["by_component"][key].get<double>() / shown["total_j"].get<double>());
+  }
+  const auto row = [&](const char* name, const char* key, const char* unit) {
+    std::string text = "<tr><td>" + std::string(name) + "</td>";
+    for (const char* side : {"analytical", "simulated"}) {
+      if (std::string(side) == "simulated" && !simulated) break;
+      const std::string path = std::string(side) + ".energy." + key;
+      const Json* v = at(report, path);
+      text += v ? cell(report, path, engineering(v->get<double>(), unit)) : "<td></td>";
+    }
+    return text + (simulated ? "<td></td></tr>\n" : "</tr>\n");
+  };
+  html += row("total", "total_j", "J");
+  html += row("average power", "average_power_w", "W");
+  html += row("FLOP per joule", "flop_per_j", "FLOP/J");
+  html += row("energy-delay product", "energy_delay_product_j_s", "J s");
+  html += "</table>\n<div class=\"chart\" id=\"energy-shares\">\n";
+  html += share_bar(shares, {"#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#d62728",
+                             "#ff9896", "#7f7f7f"});
+  html += fmt::format(
+      "</div>\n<p class=\"note\">Where the joules went ({}). HBM activations: {} ({}).</p>\n",
+      simulated ? "the run" : "the analytical model", number(shown["counts"]["hbm_activations"]),
+      shown["counts"]["hbm_activations_from"].get<std::string>() == "dram_model"
+          ? "counted by the DRAM model"
+          : "by the row rule: one per row of HBM bytes");
+  if (report["analytical"].contains("power_limit")) {
+    const Json& p = report["analytical"]["power_limit"];
+    html += fmt::format(
+        "<p>Power limit <span data-key=\"analytical.power_limit.limit_w\">{}</span>: the cores "
+        "run at <span data-key=\"analytical.power_limit.clock_hz\">{}</span> (nominal {}), the "
+        "analytical time {} instead of {}.</p>\n",
+        engineering(p["limit_w"].get<double>(), "W"),
+        engineering(p["clock_hz"].get<double>(), "Hz"),
+        engineering(p["nominal_clock_hz"].get<double>(), "Hz"), duration(p["time_s"].get<double>()),
+        duration(p["nominal_time_s"].get<double>()));
+  }
+  return html;
+}
+
 }  // namespace
 
 std::string html_page_start(const std::string& title) {
@@ -245,10 +309,22 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
   quantity_row("T_memory", "analytical.t_memory_s", "", Quantity::seconds);
   add("</table>\n");
 
-  // The roofline.
-  add("<h2>Roofline</h2>\n<div class=\"chart\">\n");
-  add(render_roofline_svg(roofline_of({report}, {})));
-  add("</div>\n");
+  // The roofline, and the energy roofline beside it when the hardware gives energies.
+  const bool energy = analytical.contains("energy");
+  const bool energy_roof = energy && analytical["energy"]["roofline"].contains("peak_flop_per_j") &&
+                           analytical["flops"].get<std::uint64_t>() > 0;
+  add(energy_roof ? "<h2>Roofline and energy roofline</h2>\n<div class=\"charts\">\n"
+                  : "<h2>Roofline</h2>\n");
+  add("<div class=\"chart\">\n" + render_roofline_svg(roofline_of({report}, {})) + "</div>\n");
+  if (energy_roof) {
+    add("<div class=\"chart\" id=\"energy-roofline\">\n" +
+        render_roofline_svg(energy_roofline_of({report}, {})) + "</div>\n</div>\n");
+    add("<p class=\"note\">Energy roofline: FLOP per joule against I. Its roof is the lower of "
+        "what the FLOPs alone allow and I times the bytes per joule of a byte read at the level "
+        "alone; the kernel's point counts every joule (each level, static power), so it lies "
+        "below them.</p>\n");
+  }
+  if (energy) add(energy_section(report));
 
   if (simulated) {
     const Json& s = report["simulated"];

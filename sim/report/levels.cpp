@@ -20,22 +20,6 @@ LevelFigures level(std::string name, std::uint64_t flops, std::uint64_t bytes,
   return l;
 }
 
-// SRAM has a read port (compute's operands) and a write port (loads landing) per core. The rate
-// the pair moves a given mix is (read + write) / max(read / read port, write / write port): the
-// ports' sum when the mix matches their widths, the busier port's width when one side dominates.
-// One shared port moves any mix at its width.
-double sram_bytes_per_s(const HardwareParams& hw, std::uint64_t read_bytes,
-                        std::uint64_t write_bytes) {
-  const double per_cycle =
-      static_cast<double>(hw.cores) * static_cast<double>(hw.core_clock.frequency_hz);
-  const double read_port = per_cycle * static_cast<double>(hw.core.sram.read_bytes_per_cycle);
-  if (hw.core.sram.shared_port) return read_port;
-  const double write_port = per_cycle * static_cast<double>(hw.core.sram.write_bytes_per_cycle);
-  const double time = std::max(static_cast<double>(read_bytes) / read_port,
-                               static_cast<double>(write_bytes) / write_port);
-  return static_cast<double>(read_bytes + write_bytes) / time;
-}
-
 void add_if_any(std::vector<LevelFigures>& levels, LevelFigures&& figures) {
   if (figures.bytes > 0) levels.push_back(std::move(figures));
 }
@@ -77,7 +61,7 @@ Levels analytical_levels(const RunConfig& config) {
   const std::uint64_t sram = a.sram_read_bytes + a.sram_write_bytes;
   if (sram > 0) {
     l.levels.push_back(
-        level("sram", a.flops, sram, sram_bytes_per_s(hw, a.sram_read_bytes, a.sram_write_bytes)));
+        level("sram", a.flops, sram, hw.sram_bytes_per_s(a.sram_read_bytes, a.sram_write_bytes)));
   }
   bind(l, a.flops, a.issued_flops);
   return l;
@@ -105,7 +89,7 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
   const SramStats& sram = figures.sram;
   if (sram.read_bytes + sram.write_bytes > 0) {
     LevelFigures s = level("sram", flops, sram.read_bytes + sram.write_bytes,
-                           sram_bytes_per_s(hw, sram.read_bytes, sram.write_bytes));
+                           hw.sram_bytes_per_s(sram.read_bytes, sram.write_bytes));
     if (time_s > 0) {
       const Time busy = hw.core.sram.shared_port ? sram.read_busy + sram.write_busy
                                                  : max(sram.read_busy, sram.write_busy);

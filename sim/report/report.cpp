@@ -8,6 +8,8 @@
 
 #include "sim/config/quantity.hpp"
 #include "sim/report/compute_report.hpp"
+#include "sim/report/energy_report.hpp"
+#include "sim/report/json_fields.hpp"
 #include "sim/report/levels.hpp"
 #include "sim/report/memory_report.hpp"
 #include "sim/report/run_figures.hpp"
@@ -89,31 +91,11 @@ void add_simulated_caches(Json& simulated, const SimulationResult& r) {
   }
 }
 
-// The kind's fields, dotted names nested into objects ("tile.m" -> {"tile": {"m": ...}}).
-class WorkloadJsonFields {
- public:
-  explicit WorkloadJsonFields(Json& workload) : workload_(workload) {}
-  void integer(std::string_view name, std::uint64_t value) { leaf(name) = value; }
-  void text(std::string_view name, std::string_view value) { leaf(name) = value; }
-
- private:
-  Json& leaf(std::string_view dotted) {
-    Json* node = &workload_;
-    for (std::size_t dot; (dot = dotted.find('.')) != std::string_view::npos;) {
-      node = &(*node)[std::string(dotted.substr(0, dot))];
-      dotted.remove_prefix(dot + 1);
-    }
-    return (*node)[std::string(dotted)];
-  }
-
-  Json& workload_;
-};
-
 Json workload_json(const WorkloadSpec& spec) {
   Json w;
   w["description"] = describe(spec);
   w["label"] = short_label(spec);
-  WorkloadJsonFields fields(w);
+  JsonFields fields(w);
   visit_fields(spec, fields);
   return w;
 }
@@ -403,8 +385,10 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   report["analytical"] = analytical_json(config);
   add_hardware_compute(report["hardware"], config);
   add_hardware_l2(report["hardware"], config);
+  add_hardware_energy(report["hardware"], config);
   add_analytical_compute(report["analytical"], config);
   add_levels(report["analytical"], analytical_levels(config));
+  add_analytical_energy(report["analytical"], config);
   if (simulated) {
     const RunFigures d = run_figures(config, *simulated);
     report["simulated"] = simulated_json(*simulated, d);
@@ -415,6 +399,7 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
     }
     add_simulated_caches(report["simulated"], *simulated);
     add_levels(report["simulated"], d.levels);
+    add_simulated_energy(report["simulated"], config, d);
     report["components"] = {{"hbm", stats_json(simulated->hbm)},
                             {"scheduler", stats_json(simulated->scheduler)},
                             {"cores", stats_json(d.cores)},
@@ -478,6 +463,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
       out += memory_trace_text(config, *simulated);
       if (simulated->dram) out += dram_text(*simulated);
     }
+    out += energy_text(config, d ? &*d : nullptr);
     return out;
   }
   const Footprint& f = a.footprint;
@@ -522,6 +508,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     out += simulated_compute_text(config, *simulated, *d);
   }
   if (d && simulated->dram) out += dram_text(*simulated);
+  out += energy_text(config, d ? &*d : nullptr);
   return out;
 }
 

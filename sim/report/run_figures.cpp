@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/run/invariants.hpp"
+#include "sim/run/simulated_energy.hpp"
 #include "sim/util/internal_error.hpp"
 #include "sim/util/text_format.hpp"
 
@@ -83,6 +84,7 @@ RunFigures run_figures(const RunConfig& config, const SimulationResult& r) {
   f.overlap_fraction = shorter.ps() ? f.cores.overlap.seconds() / shorter.seconds() : 0;
   f.levels = simulated_levels(config, r, f);
   f.verdict = verdict_of(f);
+  f.energy = simulated_energy(config, r);
   return f;
 }
 

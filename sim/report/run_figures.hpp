@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/compute_unit.hpp"
 #include "models/core.hpp"
+#include "models/energy.hpp"
 #include "models/sram.hpp"
 #include "sim/config/run_config.hpp"
 #include "sim/report/levels.hpp"
@@ -57,6 +59,8 @@ struct RunFigures {
   double full_by_s = 0;
 
   Levels levels;  ///< the hierarchical roofline as the run measured it
+  /// The run's energy at the clock it ran at; none without hardware.energy.
+  std::optional<KernelEnergy> energy;
 };
 
 RunFigures run_figures(const RunConfig& config, const SimulationResult& result);

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "sim/config/analytical_energy.hpp"
+#include "sim/run/simulated_energy.hpp"
 #include "sim/util/internal_error.hpp"
 #include "sim/util/text_format.hpp"
 
@@ -173,6 +177,25 @@ void check_cores(Checker& check, const RunConfig& config, const SimulationResult
   }
 }
 
+// The energy's components add up to its total, exactly in attojoules and in the joules the
+// reports print.
+void check_energy(Checker& check, const RunConfig& config, const SimulationResult& r) {
+  const std::optional<KernelEnergy> energy = simulated_energy(config, r);
+  if (!energy) return;
+  const EnergyBreakdown& b = energy->breakdown;
+  Attojoules sum = 0;
+  double sum_j = 0;
+  for (EnergyComponent component : kAllEnergyComponents) {
+    sum += b.of(component);
+    sum_j += b.joules(component);
+  }
+  if (sum != b.total_aj()) check.fail("the energy's components do not add up to its total");
+  const double total_j = b.total_j();
+  if (std::abs(sum_j - total_j) > total_j * kInvariantTolerance) {
+    check.fail("the energy's components add up to {} J, not its total of {} J", sum_j, total_j);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> invariant_violations(const RunConfig& config, const SimulationResult& r) {
@@ -200,7 +223,14 @@ std::vector<std::string> invariant_violations(const RunConfig& config, const Sim
                                  engineering(a.roof.peak_flop_per_s, "FLOP/s")),
                      static_cast<double>(flops) / a.roof.peak_flop_per_s);
     check.within_run("one block's critical path", r.block_critical_path.seconds());
+    // What registers are written by loads (the energy model charges them): loads of kernels
+    // without SRAM tiles, and spill reloads.
+    const EnergyCounts counts = analytical_energy_counts(config.hardware, config.workload, a);
+    check.equal("bytes loaded into registers", cores.register_load_bytes,
+                "the analytical model's (loads without an SRAM tile, spill reloads)",
+                counts.register_write_bytes);
   }
+  check_energy(check, config, r);
   // With nothing between the cores and HBM, the machine is the note's: T_ideal bounds the run.
   if (r.levels.empty()) check.within_run("T_ideal", a.roofline.t_ideal_s);
   return std::move(check.violations);

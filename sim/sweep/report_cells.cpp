@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "sim/report/energy_fields.hpp"
 #include "sim/report/levels.hpp"
 
 namespace ridgeline {
@@ -37,20 +38,22 @@ class Cells {
   std::size_t position_ = 0;
 };
 
-// A kind's fields (visit_fields), as the cells workload.<name>.
-class WorkloadCells {
+// Fields visited by dotted literal names (a kind's visit_fields, the energy's lists), as the
+// cells <prefix><name>: `prefix` a literal too ("workload.", "analytical.energy.").
+class PrefixedCells {
  public:
-  explicit WorkloadCells(Cells& cells) : cells_(cells) {}
+  PrefixedCells(Cells& cells, const char* prefix) : cells_(cells), prefix_(prefix) {}
   void integer(const char* name, std::uint64_t value) {
-    cells_.named(kPrefix, name).set_integer(value);
+    cells_.named(prefix_, name).set_integer(value);
   }
+  void real(const char* name, double value) { cells_.named(prefix_, name).set_real(value); }
   void text(const char* name, std::string_view value) {
-    cells_.named(kPrefix, name).set_text(value);
+    cells_.named(prefix_, name).set_text(value);
   }
 
  private:
-  static constexpr const char* kPrefix = "workload.";
   Cells& cells_;
+  const char* prefix_;
 };
 
 // The names of a level's leaves (analytical.levels.<name>.<key>), as literals.
@@ -140,10 +143,12 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.text("hardware.l2.write_policy", name_of(l2->write_policy));
     c.text("hardware.l2.set_index", name_of(l2->set_index));
   }
+  PrefixedCells hardware_energy(c, "hardware.");
+  visit_hardware_energy(hw, hardware_energy);
 
   c.text("workload.description", cache.description(config.workload));
   c.text("workload.label", cache.label(config.workload));
-  WorkloadCells fields(c);
+  PrefixedCells fields(c, "workload.");
   visit_fields(config.workload, fields);
 
   c.integer("analytical.flops", a.flops);
@@ -215,6 +220,16 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
   }
   c.real("analytical.compute_roof_flop_per_s", levels.compute_roof_flop_per_s);
   c.text("analytical.binding_level", levels.binding);
+  if (const std::optional<KernelEnergy> energy = analytical_energy(config)) {
+    PrefixedCells energy_cells(c, "analytical.energy.");
+    visit_kernel_energy(*energy, a.flops, energy_cells);
+    visit_energy_roofline(hw, *energy_in_effect(config), compute_type(config.workload),
+                          energy_cells);
+  }
+  if (config.power_limit) {
+    PrefixedCells limit_cells(c, "analytical.power_limit.");
+    visit_power_limit(*config.power_limit, limit_cells);
+  }
 }
 
 void add_report_json_cells(const Json& report, ColumnTable& columns, Row& row) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 #include <type_traits>
 
 #include "sim/config/hardware_config.hpp"
@@ -56,6 +57,12 @@ struct SweepEvaluator::Resolved {
   HardwareParams hardware;
   WorkloadSpec workload;
 };
+
+namespace {
+
+constexpr const char* kPowerLimitKey = "hardware.power_limit";
+
+}  // namespace
 
 SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
     : spec_(spec), columns_(columns), last_hardware_(), last_workload_() {
@@ -250,6 +257,10 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
   std::set<std::string> names;
   for (ColumnId id : {head_.point, head_.status, head_.reason}) names.insert(columns_.name(id));
   for (ColumnId id : axis_columns_) names.insert(columns_.name(id));
+  // A power limit the sweep gives (set or swept) brings its own leaves to bases that have none.
+  bool sets_power_limit = false;
+  for (const PlacedValue& key : spec_.fixed) sets_power_limit |= key.key_path == kPowerLimitKey;
+  for (const SweptKey* key : keys_) sets_power_limit |= key->key_path == kPowerLimitKey;
   bool any = false;
   for (const Base& hardware : hardware_bases_) {
     for (const Base& workload : workload_bases_) {
@@ -259,6 +270,11 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
       config.hardware = *hardware.hardware;
       config.workload = *workload.workload;
       config.analysis = analyze_on(config.hardware, config.workload);
+      if (sets_power_limit && config.hardware.power_limit_uw == 0) {
+        // Any limit names the same leaves: one no kernel reaches leaves the clock as it is.
+        config.hardware.power_limit_uw = std::numeric_limits<std::uint64_t>::max();
+      }
+      apply_power_limit(config);  // a limit no clock meets fails the points, not the names
       config.occupancy = occupancy_on(config.hardware, config.analysis.footprint);
       // A simulation's leaves without simulating: empty counters, with the parts this machine
       // and workload would report (a detailed DRAM, a trace's players).
@@ -493,6 +509,8 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
   if (auto violation = check_data_type(config_.hardware, config_.workload))
     return fail(located(*violation));
   config_.analysis = analyze_on(config_.hardware, config_.workload);
+  config_.power_limit.reset();
+  if (auto violation = apply_power_limit(config_)) return fail(located(*violation));
   config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
   add_report_cells(row);
 

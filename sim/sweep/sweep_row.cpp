@@ -290,7 +290,8 @@ double number_of_text(std::string_view text) {
   char* end = nullptr;
   const double plain = std::strtod(owned.c_str(), &end);
   if (end == owned.c_str() + owned.size() && std::isfinite(plain)) return plain;
-  // A quantity: whichever dimension its unit belongs to. Times are shown in seconds. Units are
+  // A quantity: whichever dimension its unit belongs to, in the reports' units (times in
+  // seconds, energies in joules, powers in watts). Units are
   // letters and '/': anything else after the number ("64x128x32, 1 stage") is no quantity, and
   // is turned away before the parser's exceptions would cost microseconds.
   const std::size_t unit = static_cast<std::size_t>(end - owned.c_str());
@@ -300,14 +301,9 @@ double number_of_text(std::string_view text) {
       })) {
     return std::nan("");
   }
-  constexpr Dimension kDimensions[] = {
-      Dimension::bytes,     Dimension::bandwidth,       Dimension::time,
-      Dimension::frequency, Dimension::flops_per_cycle, Dimension::bytes_per_cycle,
-      Dimension::cycles};
-  for (Dimension dimension : kDimensions) {
+  for (Dimension dimension : kAllDimensions) {
     try {
-      const auto value = static_cast<double>(parse_quantity(text, dimension));
-      return dimension == Dimension::time ? value / 1e12 : value;
+      return in_report_units(parse_quantity(text, dimension), dimension);
     } catch (const QuantityError&) {
     }
   }

@@ -116,9 +116,7 @@ struct Scale {
 
 std::optional<Scale> scale_of(const std::string& unit) {
   if (unit.empty()) return Scale{};
-  for (Dimension dimension :
-       {Dimension::bytes, Dimension::bandwidth, Dimension::time, Dimension::frequency,
-        Dimension::flops_per_cycle, Dimension::bytes_per_cycle, Dimension::cycles}) {
+  for (Dimension dimension : kAllDimensions) {
     try {
       return Scale{unit, dimension, parse_quantity("1" + unit, dimension)};
     } catch (const QuantityError&) {

@@ -6,13 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "tests/cli/cli_support.hpp"
+#include "tests/energy_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -113,6 +116,66 @@ TEST_F(SweepCli, EveryBundledSweepRunsAnalytically) {
       EXPECT_NE(row["status"], "failed") << row["reason"];
     }
   }
+}
+
+TEST_F(SweepCli, EnergyAndPowerAreObjectivesAndConstraintsWithATimeEnergyFront) {
+  // The seed machine with 10 W static and 5 pJ a FLOP, nothing else, and the 2048^3 t = 64 GEMM:
+  // F = 2 x 2048^3, HBM-bound at 1.25 GHz (T = 1.09051904 ms, 88.8 W). Power limits lower the
+  // clock: the FLOPs cost (f / 1.25 GHz)^2 of 5 pJ each, and below about 1 GHz compute binds and
+  // the kernel takes longer, drawing static power for longer.
+  test::ScratchFiles files;
+  const std::string hardware = test::with_energy(
+      files, "hardware/seed.yaml", test::energy_section("10W", "5pJ/FLOP", test::kNoHbmEnergy));
+  const std::string file = path("energy.yaml");
+  std::ofstream(file) << "sweep:\n  hardware: " << hardware << "\n  workload: "
+                      << test::config_path("workloads/seed/gemm-4096-t64-double.yaml")
+                      << "\n  set: {workload.m: 2048, workload.n: 2048, workload.k: 2048}\n"
+                         "  axes:\n    - hardware.power_limit: [95W, 80W, 60W, 40W, 11W]\n"
+                         "  constraints:\n    - analytical.power_limit.time_cost_s <= 1ms\n"
+                         "  objectives:\n"
+                         "    time_s: {minimize: analytical.energy.time_s}\n"
+                         "    energy_j: {minimize: analytical.energy.total_j}\n"
+                         "    edp_j_s: {minimize: analytical.energy.energy_delay_product_j_s}\n"
+                         "  pareto: [time_s, energy_j]\n";
+  const Outcome o = ridgeline("sweep " + file + " --analytical --out " + path("energy"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto all = rows(path("energy"));
+  ASSERT_EQ(all.size(), 5u);
+  // The clock each limit leaves (whole MHz), and the time the hierarchical bound gives at it.
+  const std::uint64_t mhz[] = {1250, 1178, 995, 836, 269};
+  const double flops = 2.0 * 2048 * 2048 * 2048;
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    SCOPED_TRACE(p);
+    const nlohmann::json& row = all[p];
+    EXPECT_EQ(row["analytical.power_limit.clock_hz"], mhz[p] * 1'000'000);
+    const double s = static_cast<double>(mhz[p]) / 1250;
+    const double time = row["analytical.energy.time_s"].get<double>();
+    // HBM's bound until the FLOPs at the lowered peak (20 TFLOP/s at 1.25 GHz) take longer.
+    EXPECT_NEAR(time, std::max(1.09051904e-3, flops / (20e12 * s)), 1e-12);
+    // A FLOP's energy at the lowered clock, in whole attojoules as the model keeps it.
+    const double flop_aj = static_cast<double>(std::llround(5e6 * s * s));
+    const double energy = 10.0 * time + flops * flop_aj * 1e-18;
+    EXPECT_NEAR(row["analytical.energy.total_j"].get<double>(), energy, 1e-12);
+    EXPECT_NEAR(row["analytical.energy.energy_delay_product_j_s"].get<double>(), energy * time,
+                1e-12 * energy * time);
+  }
+  // 11 W costs the kernel 2.9 ms: the constraint skips it, with the figure.
+  EXPECT_EQ(all[4]["status"], "skipped");
+  EXPECT_NE(all[4]["reason"].get<std::string>().find("analytical.power_limit.time_cost_s = "),
+            std::string::npos)
+      << all[4]["reason"];
+  const nlohmann::json summary = nlohmann::json::parse(slurp(path("energy/summary.json")));
+  // Fastest: the first of the three points HBM holds to the same time; least energy and least
+  // energy-delay: 40 W, whose lower clock saves more joules than its longer time costs.
+  EXPECT_EQ(summary["best"][0]["point"], 0);
+  EXPECT_EQ(summary["best"][1]["point"], 3);
+  EXPECT_EQ(summary["best"][2]["point"], 3);
+  // The front of time against energy: 60 W is as fast as 95 and 80 W on less energy; 40 W is
+  // slower on less still.
+  std::vector<std::uint64_t> front;
+  for (const auto& p : summary["pareto"]["points"])
+    front.push_back(p["point"].get<std::uint64_t>());
+  EXPECT_EQ(front, (std::vector<std::uint64_t>{2, 3}));
 }
 
 TEST_F(SweepCli, SimulatedSweepRecordsEveryPointTheSameAtEveryJ) {

@@ -11,6 +11,7 @@
 
 #include "tests/cli/cli_support.hpp"
 #include "tests/cli/xml_support.hpp"
+#include "tests/energy_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -85,6 +86,7 @@ double run_figure(const Case& c) {
     return report["analytical"]["hbm_bytes"].get<double>() / s["time_s"].get<double>();
   if (c.figure == "flop_rate") return s["achieved_flop_per_s"].get<double>();
   if (c.figure == "time") return s["time_s"].get<double>();
+  if (c.figure == "power") return s["energy"]["average_power_w"].get<double>();
   return s["trace"]["latency_s"]["mean"].get<double>();
 }
 
@@ -120,6 +122,37 @@ TEST(Validate, EachCaseIsItsOwnRunsFigureAndTheStatisticsFollow) {
   // Three time cases: a correlation of them, and none for the kinds with fewer.
   ASSERT_TRUE(result["correlation"].contains("time"));
   EXPECT_EQ(result["correlation"].size(), 1u);
+}
+
+TEST(Validate, PowerIsTheRunsEnergyOverItsTime) {
+  // The seed machine at 10 W static and 5 pJ a FLOP: a 512^3 GEMM draws 10 W plus its FLOPs'
+  // 1.34 mJ over its time.
+  test::ScratchFiles files;
+  const std::string hardware = test::with_energy(
+      files, "hardware/seed.yaml", test::energy_section("10W", "5pJ/FLOP", test::kNoHbmEnergy));
+  const Case power{"gemm-power",
+                   "seed",
+                   hardware,
+                   test::config_path("workloads/seed/gemm-4096-t64-double.yaml"),
+                   "{workload.m: 512, workload.n: 512, workload.k: 512}",
+                   "power",
+                   "50W"};
+  const std::string base = ::testing::TempDir() + "validate_power";
+  const test::Outcome o = ridgeline("validate " + write_validation("validate_power", {power}) +
+                                    " --json " + base + ".json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const json result = json::parse(slurp(base + ".json"));
+  ASSERT_EQ(result["cases"].size(), 1u);
+  const json& c = result["cases"][0];
+  EXPECT_EQ(c["unit"], "W");
+  EXPECT_EQ(c["measured"].get<double>(), 50.0);
+  const double simulated = c["simulated"].get<double>();
+  EXPECT_EQ(simulated, run_figure(power));
+  // Its joules, counted by hand, over the run's time.
+  const std::string out = ::testing::TempDir() + "validate_gemm-power.json";
+  const double time = json::parse(slurp(out))["simulated"]["time_s"].get<double>();
+  EXPECT_NEAR(simulated, 10 + 2.0 * 512 * 512 * 512 * 5e-12 / time, 1e-9);
+  EXPECT_DOUBLE_EQ(c["error_percent"].get<double>(), 100 * (simulated / 50 - 1));
 }
 
 TEST(Validate, CasesMeasuredAtTwiceTheirSimulatedTimeAreOffByHalfAndCorrelatePerfectly) {

@@ -64,6 +64,11 @@ TEST(Invariants, HoldOnARunAndNameEveryFigureTamperedWith) {
     r.cores[1].compute.operand_limited = r.cores[1].compute.busy + Time::from_ps(1);
     EXPECT_TRUE(names(invariant_violations(config, r), "stretched by SRAM operands"));
   }
+  {  // a load counted into registers that landed in SRAM (the energy charges registers for it)
+    SimulationResult r = run;
+    r.cores[2].core.register_load_bytes += 128;
+    EXPECT_TRUE(names(invariant_violations(config, r), "bytes loaded into registers"));
+  }
   {  // one HBM channel busy past the run's end
     SimulationResult r = run;
     r.hbm_busiest_unit_busy = r.time + Time::from_ps(1000);

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/util/config_error.hpp"
 #include "sim/report/report.hpp"
 #include "sim/sweep/report_cells.hpp"
 #include "sim/sweep/sweep_evaluator.hpp"
@@ -14,6 +13,8 @@
 #include "sim/sweep/sweep_row.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 #include "sim/sweep/sweep_summary.hpp"
+#include "sim/util/config_error.hpp"
+#include "tests/energy_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -306,13 +307,22 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"},
       {"hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml"},
       {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/read.yaml"},
-      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"}};
+      {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
+      // Energy, and a power limit that lowers the clock (its own leaves).
+      {"energy-limited", "workloads/seed/gemm-4096-t128-double.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/memory/sequential-loads.yaml"}};
+  const std::string limited = test::with_energy(
+      scratch_, "hardware/seed-l2.yaml",
+      test::energy_section("20W", "5pJ/FLOP", test::kNoHbmEnergy,
+                           "    l2: {read: 10pJ/B, write: 10pJ/B}\n  power_limit: 71.21W\n"));
   ColumnTable columns;
   ShapeCache shapes;
   Row typed, from_json;
   for (const auto& [hardware, workload] : cases) {
     SCOPED_TRACE(std::string(hardware) + " " + workload);
-    const RunConfig config = load_config(config_path(hardware), config_path(workload), {});
+    const std::string hardware_file =
+        std::string(hardware) == "energy-limited" ? limited : config_path(hardware);
+    const RunConfig config = load_config(hardware_file, config_path(workload), {});
     typed.clear();
     from_json.clear();
     add_analytical_cells(config, columns, shapes, typed);
