@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import csv
 import difflib
 import json
 import os
@@ -161,7 +162,16 @@ def _read_results(path: Path) -> "pandas.DataFrame":
         return pandas.DataFrame({"point": pandas.Series([], dtype="int64"),
                                  "status": pandas.Series([], dtype="object"),
                                  "reason": pandas.Series([], dtype="object")})
-    return pandas.DataFrame.from_records(rows)
+    table = pandas.DataFrame.from_records(rows)
+    # The rows bring their keys in the order each first appears (a machine without an FP8 energy
+    # brings int8's before another brings fp8's); the CSV's header has the sweep's own order.
+    header_path = path.with_name("results.csv")
+    if header_path.exists():
+        with open(header_path, encoding="utf-8", newline="") as file:
+            header = next(csv.reader(file), [])
+        ordered = [column for column in header if column in table.columns]
+        table = table[ordered + [column for column in table.columns if column not in ordered]]
+    return table
 
 
 def load_sweep(directory: PathArgument) -> Sweep:
