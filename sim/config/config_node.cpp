@@ -142,6 +142,15 @@ ConfigNode ConfigNode::child(const YAML::Node& node, std::string_view key) const
                     document_);
 }
 
+std::vector<ConfigNode> ConfigNode::items(std::string_view what) const {
+  if (!node_.IsSequence()) fail(fmt::format("expected a list of {}", what), "e.g. [4096, 1024]");
+  std::vector<ConfigNode> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    out.emplace_back(node_[i], fmt::format("{}[{}]", key_path_, i), document_);
+  }
+  return out;
+}
+
 std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {
   expect_map();
   asked_->emplace(key);
