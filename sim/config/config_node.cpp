@@ -66,8 +66,9 @@ SourceLocation ConfigNode::location() const {
     if (auto it = document_->overridden.find(path); it != document_->overridden.end()) {
       return SourceLocation{"--set " + it->second, 0, 0};
     }
-    const auto dot = path.rfind('.');
-    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+    // Up one level: from a list's item ("workload.inputs[0]") to the list, else to the map.
+    const auto up = path.back() == ']' ? path.rfind('[') : path.rfind('.');
+    path = up == std::string::npos ? std::string() : path.substr(0, up);
   }
   // A key that only an override created (--set workload.tiles.m=3 makes 'workload.tiles').
   const auto below = document_->overridden.lower_bound(key_path_ + ".");
