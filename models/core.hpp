@@ -45,6 +45,7 @@ struct CoreStats : StatFields<CoreStats> {
   std::uint64_t local_load_bytes = 0;      ///< of `load_bytes`: local memory
   std::uint64_t local_store_bytes = 0;     ///< of `store_bytes`: local memory
   std::uint64_t buffer_waits = 0;          ///< loads that waited for a free buffer
+  std::uint64_t flag_waits = 0;            ///< waits for other blocks' flags (split-K, stream-K)
 
   Time compute_busy;     ///< the compute unit was occupied
   Time memory_active;    ///< at least one load or store was in flight
@@ -53,6 +54,8 @@ struct CoreStats : StatFields<CoreStats> {
   Time draining;         ///< compute idle, blocks resident, no load outstanding (stores, syncs)
   Time no_work;          ///< compute idle, no block resident
   Time launching;        ///< compute idle, no load outstanding, a block being launched
+  /// Compute idle, no load outstanding, a block waiting for other blocks' flags (partial sums).
+  Time waiting_blocks;
   Time buffer_wait;      ///< summed over loads: ready but for a buffer still in use
   Time in_flight_limit;  ///< the next memory request waited for the in-flight limit
   Time finish;           ///< when the core's last block retired
@@ -103,6 +106,11 @@ struct CoreStats : StatFields<CoreStats> {
                 "compute idle with no block resident"),
         counter("launching_s", &CoreStats::launching, "s", Merge::sum,
                 "compute idle, no load outstanding, while a block was being launched"),
+        counter("waiting_blocks_s", &CoreStats::waiting_blocks, "s", Merge::sum,
+                "compute idle, no load outstanding, while a block waited for other blocks' "
+                "results (a flag they signal)"),
+        counter("flag_waits", &CoreStats::flag_waits, "waits", Merge::sum,
+                "waits for flags other blocks signal (partial sums handed over)"),
         counter("buffer_waits", &CoreStats::buffer_waits, "loads", Merge::sum,
                 "loads that waited for a free buffer"),
         counter(

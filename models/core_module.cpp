@@ -142,9 +142,15 @@ Core::Release Core::release_of(const Op& op) {
       return op.local ? Release::local_load : Release::load;
     case OpKind::store:
       return Release::store;
-    default:
+    case OpKind::barrier:
       return Release::barrier;
+    case OpKind::wait:
+      return Release::wait;
+    case OpKind::compute:
+    case OpKind::signal:
+      break;
   }
+  return Release::none;
 }
 
 void Core::release_counts(Release what) {
@@ -160,6 +166,11 @@ void Core::release_counts(Release what) {
       break;
     case Release::barrier:
       --barriers_in_progress_;
+      break;
+    case Release::wait:
+      --waits_in_progress_;
+      break;
+    case Release::none:
       break;
   }
 }
@@ -189,6 +200,8 @@ void Core::account_span(Time t) {
   } else if (loads_in_flight_ > 0 || queued_loads_ > 0) {
     stats_.waiting_data += idle;
     if (queue_blocked_by_limit_) stats_.waiting_data_limited += idle;
+  } else if (waits_in_progress_ > 0) {
+    stats_.waiting_blocks += idle;
   } else if (launching_blocks_ > 0) {
     stats_.launching += idle;
   } else if (active_blocks_ > 0) {
@@ -327,7 +340,36 @@ void Core::start_op(std::uint32_t slot, std::uint32_t op, Time t) {
       issued(slot, op, t);
       break;
     }
+    case OpKind::signal: {
+      const BlockSlot& block = slots_[slot];
+      assert(flags_ && "a kernel with signals has a flag board");
+      flags_->signal(o.flag.for_block(block.coord), t);
+      schedule(t, slot, op);
+      issued(slot, op, t);
+      break;
+    }
+    case OpKind::wait: {
+      const BlockSlot& block = slots_[slot];
+      assert(flags_ && "a kernel with waits has a flag board");
+      ++waits_in_progress_;
+      ++stats_.flag_waits;
+      const std::uint64_t token = (std::uint64_t{slot} << 32) | op;
+      if (flags_->wait(o.flag.for_block(block.coord), o.flag_count, *this, token)) {
+        schedule(t, slot, op);
+      }
+      issued(slot, op, t);
+      break;
+    }
   }
+}
+
+void Core::flag_reached(std::uint64_t token, Time at) {
+  const auto slot = static_cast<std::uint32_t>(token >> 32);
+  const auto op = static_cast<std::uint32_t>(token & 0xffffffffu);
+  schedule(at, slot, op);
+  // The signal came from a core running now (`at` is the present): this core runs again at
+  // once, after it, in the wake-up queue's order.
+  wakeups_.wake_at(wakeup_index_, at);
 }
 
 void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
@@ -339,7 +381,8 @@ void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
   const Time unit_free = max(t, compute.timing.free());
   const Time earliest =
       o.sram_read_bytes > 0 ? operands.read_start(unit_free, o.sram_read_bytes) : unit_free;
-  const auto run = compute.timing.execute(earliest, o.flops, kernel_.compute_type, operand_time);
+  const auto run = compute.timing.execute(
+      earliest, o.flops, o.compute_type.value_or(kernel_.compute_type), operand_time);
   if (o.sram_read_bytes > 0) operands.occupy_read(run.start, o.sram_read_bytes);
   compute_intervals_.push_back(BusyInterval{run.start, run.end});
   const Time ready = run.end + compute.timing.pipeline_latency();

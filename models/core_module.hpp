@@ -26,10 +26,15 @@
 // - an admitted block starts `block_launch` + warps x `warp_launch` cycles later (its launch):
 //   its first ops become ready then, as if a completion of the block's launch released them.
 //
+// - a signal adds one to a flag of the kernel's FlagBoard when it starts (after the store it
+//   publishes has completed); a wait completes when its flag has been signalled the times it
+//   needs, at once if it has, else when the signal that completes the count comes (from any
+//   core, which wakes this one at that time).
+//
 // Compute-idle time is attributed to the first of these that holds: a barrier in progress, a
 // spilled-register reload outstanding, a data load outstanding or queued (and, within that, the
-// queue held by the in-flight limit), a block being launched, resident blocks with nothing to
-// wait for (draining), no block at all.
+// queue held by the in-flight limit), a block waiting for other blocks' flags, a block being
+// launched, resident blocks with nothing to wait for (draining), no block at all.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -44,9 +49,10 @@
 #include "models/activity.hpp"
 #include "models/compute_unit_module.hpp"
 #include "models/core.hpp"
+#include "models/flag_board.hpp"
 #include "models/kernel.hpp"
-#include "models/sc_memory_request.hpp"
 #include "models/register_file_module.hpp"
+#include "models/sc_memory_request.hpp"
 #include "models/scheduler_module.hpp"
 #include "models/sram_module.hpp"
 #include "models/units.hpp"
@@ -54,7 +60,7 @@
 
 namespace ridgeline {
 
-class Core : public sc_core::sc_module, public Wakeable {
+class Core : public sc_core::sc_module, public Wakeable, public FlagWaiter {
  public:
   tlm_utils::simple_initiator_socket<Core> memory;
   sc_core::sc_port<BlockSourceIf> blocks;
@@ -65,6 +71,10 @@ class Core : public sc_core::sc_module, public Wakeable {
   ~Core() override;
 
   void wake(Time now) override;
+  void flag_reached(std::uint64_t token, Time at) override;
+
+  /// The flags the kernel's signals and waits use (null: it has none).
+  void use_flags(FlagBoard* flags) { flags_ = flags; }
 
   ComputeUnit compute;
   Sram sram;
@@ -111,7 +121,7 @@ class Core : public sc_core::sc_module, public Wakeable {
     Time start;
     Time end;
   };
-  enum class Release : std::uint8_t { load, local_load, store, barrier };
+  enum class Release : std::uint8_t { load, local_load, store, barrier, wait, none };
   struct DeferredRelease {  // a memory request or barrier that completed between wake-ups
     Time at;
     Release what;
@@ -170,6 +180,8 @@ class Core : public sc_core::sc_module, public Wakeable {
   std::uint32_t local_loads_in_flight_ = 0;
   std::uint32_t queued_local_loads_ = 0;
   std::uint32_t barriers_in_progress_ = 0;
+  std::uint32_t waits_in_progress_ = 0;  // waits for other blocks' flags
+  FlagBoard* flags_ = nullptr;
   bool queue_blocked_by_limit_ = false;
   std::deque<BusyInterval> compute_intervals_;     // not yet accounted
   std::deque<DeferredRelease> deferred_releases_;  // not yet accounted

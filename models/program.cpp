@@ -37,6 +37,10 @@ const char* name_of(OpKind kind) {
       return "store";
     case OpKind::barrier:
       return "barrier";
+    case OpKind::signal:
+      return "signal";
+    case OpKind::wait:
+      return "wait";
   }
   return "?";
 }

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "models/data_type.hpp"
 #include "models/units.hpp"
 
 namespace ridgeline {
@@ -24,6 +26,14 @@ enum class OpKind : std::uint8_t {
   compute,  ///< FLOPs on the compute unit, operands read from SRAM
   store,    ///< registers -> HBM: a region of a tensor
   barrier,  ///< a block-wide synchronisation that costs a fixed number of cycles
+  /// Tells other blocks a result is in memory: adds one to a flag (a semaphore in global memory,
+  /// as split-K and stream-K kernels keep one per output tile). Placed after the store it
+  /// publishes (a data edge), so the flag counts only data that has arrived.
+  signal,
+  /// Waits until a flag has been signalled `flag_count` times: a block that reduces the partial
+  /// sums other blocks write. Its blocks must be dispatched after those it waits for (the kernel
+  /// orders its grid so), or be resident with them, so that the wait always ends.
+  wait,
 };
 
 const char* name_of(OpKind kind);
@@ -58,6 +68,13 @@ struct BlockCoord {
   std::uint64_t col = 0;
 };
 
+/// Block rows that come in groups: `rows` block rows a group, the address `bytes` apart from one
+/// group to the next (a batch of matrices, the K-slices of a split-K GEMM). rows 0: no groups.
+struct RowGroup {
+  std::uint64_t rows = 0;
+  std::uint64_t bytes = 0;
+};
+
 /// Where a load or store falls for block (r, c): base + r * block_row_bytes + c * block_col_bytes,
 /// plus, for the slice of a tile one block of a thread-block cluster fetches for all of them (TMA
 /// multicast), (r % cluster_rows) * member_row_bytes + (c % cluster_cols) * member_col_bytes.
@@ -76,19 +93,52 @@ struct AddressPattern {
   /// ...and the bytes of a tensor row from block column 0's first: block column c keeps
   /// min(row_bytes, tensor_row_bytes - c x row_bytes). Needs block_col_bytes = row_bytes.
   std::uint64_t tensor_row_bytes = 0;
+  /// Nested groups of block rows, outermost first: block row r lies in group r / outer.rows,
+  /// then in group (r % outer.rows) / inner.rows of that, each adding its group's bytes; r is
+  /// then the row within the innermost group, which every step above (rows, clusters, edge
+  /// tiles) counts from. A grid of split-K slices of a batch of matrices is outer = one slice,
+  /// inner = one matrix.
+  RowGroup outer;
+  RowGroup inner;
+
+  /// The block row within its innermost group, and the bytes its groups add.
+  std::uint64_t grouped_row(std::uint64_t row, std::uint64_t& group_bytes) const {
+    group_bytes = 0;
+    for (const RowGroup* group : {&outer, &inner}) {
+      if (group->rows == 0) continue;
+      group_bytes += row / group->rows * group->bytes;
+      row %= group->rows;
+    }
+    return row;
+  }
 
   Region for_block(BlockCoord block) const {
     Region region = region_of_block0;
-    region.base += block.row * block_row_bytes + block.col * block_col_bytes +
-                   block.row % cluster_rows * member_row_bytes +
+    std::uint64_t group_bytes = 0;
+    const std::uint64_t row = grouped_row(block.row, group_bytes);
+    region.base += group_bytes + row * block_row_bytes + block.col * block_col_bytes +
+                   row % cluster_rows * member_row_bytes +
                    block.col % cluster_cols * member_col_bytes;
-    if (tensor_rows != 0)
-      region.rows = std::min(region.rows, tensor_rows - block.row * region.rows);
+    if (tensor_rows != 0) region.rows = std::min(region.rows, tensor_rows - row * region.rows);
     if (tensor_row_bytes != 0) {
       region.row_bytes =
           std::min(region.row_bytes, tensor_row_bytes - block.col * region.row_bytes);
     }
     return region;
+  }
+};
+
+/// Which flag a signal or wait of block (r, c) uses: base + (r % row_modulo) x row_step +
+/// c x col_step (row_modulo 0: r itself), so that the blocks of one output tile share a flag.
+struct FlagPattern {
+  std::uint64_t base = 0;
+  std::uint64_t row_modulo = 0;
+  std::uint64_t row_step = 0;
+  std::uint64_t col_step = 0;
+
+  std::uint64_t for_block(BlockCoord block) const {
+    const std::uint64_t row = row_modulo != 0 ? block.row % row_modulo : block.row;
+    return base + row * row_step + block.col * col_step;
   }
 };
 
@@ -103,6 +153,11 @@ struct Op {
   std::uint64_t sram_write_bytes = 0;  ///< load: bytes written into SRAM (0 = into registers)
   Cycles cycles;                       ///< barrier: cost in core cycles
   bool local = false;  ///< load/store: spilled registers (CUDA local memory), not kernel data
+  /// compute: the format the compute unit executes this op in, where it is not the kernel's
+  /// (a GEMM's split-K reduction adds FP32 partial sums on the vector units).
+  std::optional<DataType> compute_type;
+  FlagPattern flag;              ///< signal, wait: the flag
+  std::uint32_t flag_count = 0;  ///< wait: the signals it waits for
 
   /// Bytes moved by block (0, 0), the most any block moves (edge tiles move less).
   std::uint64_t hbm_bytes() const { return address.region_of_block0.bytes(); }
@@ -134,6 +189,27 @@ struct Op {
     op.step = step;
     op.flops = flops;
     op.sram_read_bytes = sram_read_bytes;
+    return op;
+  }
+  /// This compute, executed in `type` rather than the kernel's format.
+  Op in_type(DataType type) const {
+    Op op = *this;
+    op.compute_type = type;
+    return op;
+  }
+  static Op signal(std::uint32_t step, const FlagPattern& flag) {
+    Op op;
+    op.kind = OpKind::signal;
+    op.step = step;
+    op.flag = flag;
+    return op;
+  }
+  static Op wait(std::uint32_t step, const FlagPattern& flag, std::uint32_t count) {
+    Op op;
+    op.kind = OpKind::wait;
+    op.step = step;
+    op.flag = flag;
+    op.flag_count = count;
     return op;
   }
   /// This load or store, moving spilled registers instead of the kernel's data.

@@ -9,18 +9,29 @@ namespace ridgeline {
 
 std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
 
+double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof) {
+  const std::uint64_t vector = std::min(vector_flops, issued_flops);
+  const double own = static_cast<double>(issued_flops - vector) / roof.peak_flop_per_s;
+  if (vector == 0) return own;
+  return own + static_cast<double>(vector) / roof.vector_flop_per_s;
+}
+
 Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t bytes,
-                  const Roof& roof) {
+                  const Roof& roof, std::uint64_t vector_flops) {
   Roofline r;
   const auto f = static_cast<double>(flops);
-  const auto issued = static_cast<double>(std::max(issued_flops, flops));
+  const std::uint64_t executed = std::max(issued_flops, flops);
+  const auto issued = static_cast<double>(executed);
   const auto q = static_cast<double>(bytes);
   r.intensity_flop_per_byte = q > 0 ? f / q : std::numeric_limits<double>::infinity();
   r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
   // Useful FLOP/s at P: the share of issued lanes that do useful work (all, without edge tiles).
-  const double useful_peak = issued > 0 ? roof.peak_flop_per_s * f / issued : roof.peak_flop_per_s;
+  // No FLOPs take no time, whatever P.
+  r.t_compute_s = flops ? compute_time_s(executed, vector_flops, roof) : 0;
+  const double useful_peak = vector_flops > 0 && r.t_compute_s > 0 ? f / r.t_compute_s
+                             : issued > 0 ? roof.peak_flop_per_s * f / issued
+                                          : roof.peak_flop_per_s;
   r.roof_flop_per_s = std::min(useful_peak, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);
-  r.t_compute_s = flops ? issued / roof.peak_flop_per_s : 0;  // no FLOPs take no time, whatever P
   r.t_memory_s = q / roof.hbm_bytes_per_s;
   r.t_ideal_s = std::max(r.t_compute_s, r.t_memory_s);
   // Compare times rather than I with the ridge: the same test without a second rounding.

@@ -12,6 +12,9 @@ namespace ridgeline {
 struct Roof {
   double peak_flop_per_s = 0;  ///< P, FLOP/s
   double hbm_bytes_per_s = 0;  ///< BW, bytes/s
+  /// The vector units' (CUDA cores') FP32 peak, FLOP/s, for the FLOPs a kernel of another type
+  /// executes there (Analysis::vector_flops); 0: the machine lists no fp32.
+  double vector_flop_per_s = 0;
 };
 
 enum class Bound { memory, compute };
@@ -24,14 +27,21 @@ struct Roofline {
   /// F / T_ideal: min(P, BW x I), or min(P F / F_issued, BW x I) where edge tiles issue more.
   double roof_flop_per_s = 0;
   Bound bound = Bound::memory;         ///< memory when T_memory > T_compute, compute otherwise
-  double t_compute_s = 0;              ///< F_issued / P: the compute units execute every lane
+  /// F_issued / P: the compute units execute every lane; FLOPs on the vector units at their own
+  /// peak (Roof::vector_flop_per_s).
+  double t_compute_s = 0;
   double t_memory_s = 0;               ///< Q / BW
   double t_ideal_s = 0;                ///< max(T_compute, T_memory)
 };
 
-/// The roofline of `flops` useful FLOPs, `issued_flops` executed (>= flops) and `bytes` of HBM.
+/// The roofline of `flops` useful FLOPs, `issued_flops` executed (>= flops) and `bytes` of HBM;
+/// `vector_flops` of the issued ones run on the vector units (FP32) at their own peak.
 Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t bytes,
-                  const Roof& roof);
+                  const Roof& roof, std::uint64_t vector_flops = 0);
+
+/// The compute units' time for `issued_flops`, `vector_flops` of them on the vector units: the
+/// kernel's type at P, the rest at the vector peak.
+double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof);
 
 /// On-chip storage one thread block holds while resident.
 struct Footprint {
@@ -85,6 +95,9 @@ struct Analysis {
   /// What the compute units execute: F, plus the predicated-off lanes of edge tiles (a tile that
   /// does not divide the matrix still issues its whole tile's matrix instructions).
   std::uint64_t issued_flops = 0;
+  /// Of the issued FLOPs, those executed on the vector units in FP32 rather than in the kernel's
+  /// type: a split-K GEMM's reduction of partial sums (its adds are beyond F).
+  std::uint64_t vector_flops = 0;
   std::uint64_t hbm_read_bytes = 0;     ///< inputs read at HBM
   std::uint64_t hbm_write_bytes = 0;    ///< outputs written at HBM
   std::uint64_t sram_read_bytes = 0;    ///< operands read from SRAM into registers

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "workloads/element_grid.hpp"
+#include "workloads/gemm_stream_k.hpp"
+#include "workloads/gemm_tiles.hpp"
 #include "workloads/layout.hpp"
 #include "workloads/staged_loop.hpp"
 #include "workloads/wording.hpp"
@@ -21,9 +23,23 @@ std::string_view name_of(GemmStrategy strategy) {
   return "?";
 }
 
+std::string_view name_of(GemmDecomposition decomposition) {
+  switch (decomposition) {
+    case GemmDecomposition::data_parallel:
+      return "data_parallel";
+    case GemmDecomposition::split_k:
+      return "split_k";
+    case GemmDecomposition::stream_k:
+      return "stream_k";
+  }
+  return "?";
+}
+
 std::string describe(const GemmSpec& s) {
   std::string text =
       fmt::format("gemm {}x{}x{} {} {}", s.m, s.n, s.k, name_of(s.dtype), name_of(s.strategy));
+  if (s.batch.count > 1) text = fmt::format("{} x {}", s.batch.count, text);
+  if (s.awaits_choice()) return text + " tile auto";
   if (s.strategy == GemmStrategy::tiled) {
     text += fmt::format(" tile {}x{}x{}, {} stage{}", s.tile.m, s.tile.n, s.tile.k, s.stages,
                         s.stages == 1 ? "" : "s");
@@ -42,11 +58,17 @@ std::string describe(const GemmSpec& s) {
   if (s.cluster.blocks() > 1) {
     text += fmt::format(", clusters of {}x{} blocks", s.cluster.m, s.cluster.n);
   }
+  if (s.decomposition.kind == GemmDecomposition::split_k && s.decomposition.splits > 1) {
+    text += fmt::format(", split-K {}", s.decomposition.splits);
+  } else if (s.decomposition.kind == GemmDecomposition::stream_k) {
+    text += fmt::format(", stream-K over {} blocks", s.decomposition.workers);
+  }
   if (s.block_order.kind == BlockOrderKind::grouped) {
     text += fmt::format(", blocks grouped by {}", s.block_order.group);
   } else if (s.block_order.kind == BlockOrderKind::column_major) {
     text += ", blocks column-major";
   }
+  if (s.choice) text += " (tile: auto)";
   return text;
 }
 
@@ -137,9 +159,82 @@ GemmGrid grid_of(const GemmSpec& s) {
   return GemmGrid{blocks(s.m, s.tile.m), blocks(s.n, s.tile.n), blocks(s.k, s.tile.k)};
 }
 
+KSlice k_slice(const GemmSpec& s, std::uint64_t split) {
+  const std::uint64_t steps = grid_of(s).steps;
+  const std::uint64_t splits =
+      s.decomposition.kind == GemmDecomposition::split_k ? s.decomposition.splits : 1;
+  const std::uint64_t base = steps / splits, longer = steps % splits;
+  return KSlice{split * base + std::min(split, longer), base + (split < longer ? 1 : 0)};
+}
+
+namespace {
+
+// The rules of the batch and the decomposition (after the tile's own).
+std::optional<Violation> check_decomposition(const GemmSpec& s, const GemmGrid& g) {
+  const DecompositionParams& d = s.decomposition;
+  if (d.kind == GemmDecomposition::data_parallel) return std::nullopt;
+  if (s.strategy != GemmStrategy::tiled) {
+    return Violation{"workload.decomposition",
+                     fmt::format("{} shares a tile's K-steps among blocks that keep their tiles "
+                                 "in SRAM; strategy {} keeps none",
+                                 name_of(d.kind), name_of(s.strategy)),
+                     "use strategy: tiled, or leave decomposition out"};
+  }
+  if (s.cluster.blocks() > 1) {
+    return Violation{"workload.cluster",
+                     fmt::format("a cluster's blocks share their tiles' K-steps; {} splits them "
+                                 "among blocks instead",
+                                 name_of(d.kind)),
+                     "leave cluster out, or decomposition"};
+  }
+  if (d.kind == GemmDecomposition::split_k) {
+    if (d.splits > g.steps) {
+      return Violation{"workload.decomposition.splits",
+                       fmt::format("each split needs a K-step: a tile has {} ({} / tile.k {})",
+                                   g.steps, s.k, s.tile.k),
+                       fmt::format("use at most {} splits, or a smaller tile.k", g.steps)};
+    }
+    const std::uint64_t shortest = g.steps / d.splits;
+    if (s.stages > 1 && s.stages > shortest) {
+      return Violation{"workload.stages",
+                       fmt::format("more stages than a split's K-steps ({} K-steps in {} splits: "
+                                   "{} in the shortest)",
+                                   g.steps, d.splits, shortest),
+                       fmt::format("use at most {}", shortest)};
+    }
+    return std::nullopt;
+  }
+  // stream_k: workers are handed out in order; every one takes at least one K-step of some tile.
+  if (s.block_order.kind != BlockOrderKind::row_major) {
+    return Violation{"workload.block_order",
+                     "stream-K hands its workers out in order; an order of output tiles does not "
+                     "apply to them",
+                     "leave block_order out"};
+  }
+  const std::uint64_t iterations = s.batch.count * g.rows * g.cols * g.steps;
+  if (d.workers > iterations) {
+    return Violation{"workload.decomposition.workers",
+                     fmt::format("more workers than K-steps of all tiles ({} tiles x {} K-steps "
+                                 "= {})",
+                                 s.batch.count * g.rows * g.cols, g.steps, iterations),
+                     fmt::format("use at most {}", iterations)};
+  }
+  if (d.workers > 0 && s.stages > 1 && s.stages > iterations / d.workers) {
+    return Violation{"workload.stages",
+                     fmt::format("more stages than a worker's K-steps ({} over {} workers: {} "
+                                 "in the shortest range)",
+                                 iterations, d.workers, iterations / d.workers),
+                     fmt::format("use at most {}", iterations / d.workers)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Violation> check_rules(const GemmSpec& s) {
-  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes, or the FLOPs
-  // the edge tiles issue over the matrix padded to whole tiles: keep them within 63 bits.
+  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes a GEMM of the
+  // batch, the FLOPs the edge tiles issue over the matrix padded to whole tiles, or the address
+  // of the last batch's matrices and the split-K partial sums: keep them within 63 bits.
   using u128 = unsigned __int128;
   const GemmGrid g = grid_of(s);
   const auto padded = [](std::uint64_t whole, std::uint64_t blocks, std::uint64_t tile) {
@@ -147,14 +242,44 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   };
   const u128 products = u128{padded(s.m, g.rows, s.tile.m)} * padded(s.n, g.cols, s.tile.n) *
                         padded(s.k, g.steps, s.tile.k);
-  const u128 largest = 2 * products * element_bytes(s.dtype) + u128{s.m} * s.n * 8;
+  const u128 splits = s.decomposition.splits;
+  const u128 batch = s.batch.count;
+  const u128 largest =
+      batch * (2 * products * element_bytes(s.dtype) + u128{s.m} * s.n * 8 * (1 + 2 * splits)) +
+      (batch - 1) * (u128{s.stride_a()} + s.stride_b() + s.stride_c()) * 8;
   if (largest >= (u128{1} << 63)) {
     return Violation{
         "workload",
-        fmt::format(
-            "M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow 64 bits",
-            s.m, s.n, s.k),
+        fmt::format("{}M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow "
+                    "64 bits",
+                    s.batch.count > 1 ? fmt::format("a batch of {} x ", s.batch.count) : "", s.m,
+                    s.n, s.k),
         "reduce the matrix sizes"};
+  }
+  if (s.batch.stride_c && *s.batch.stride_c < s.m * s.n) {
+    return Violation{"workload.batch_stride.c",
+                     fmt::format("the GEMMs of a batch would write over each other's C (M x N = "
+                                 "{} elements)",
+                                 s.m * s.n),
+                     fmt::format("use a stride of at least {}", s.m * s.n)};
+  }
+  if (s.awaits_choice()) {
+    // Chosen against the machine later (choose_tile): nothing of the tile to check yet, but a
+    // value set on the typed spec (a sweep's) would be overwritten by the choice.
+    if (s.stages != 0) {
+      return Violation{"workload.stages", "is chosen by tile: auto",
+                       "sweep it with a base file that gives the tile"};
+    }
+    if (s.register_tile.m != 0 || s.register_tile.n != 0) {
+      return Violation{"workload.register_tile", "is chosen by tile: auto",
+                       "sweep it with a base file that gives the tile"};
+    }
+    return std::nullopt;
+  }
+  if (s.tile_auto && !s.choice) {
+    return Violation{"workload.tile",
+                     "replaces tile: auto, which also chooses the stages and the register tile",
+                     "sweep the tile with a base file that gives a tile and its stages"};
   }
   if (auto v = check_fits("workload.tile.m", s.tile.m, s.m, "m", s.strategy)) return v;
   if (auto v = check_fits("workload.tile.n", s.tile.n, s.n, "n", s.strategy)) return v;
@@ -187,18 +312,13 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
         fmt::format("a group spans at most the grid's block rows (m / tile.m = {})", g.rows),
         fmt::format("use a group of at most {}", g.rows)};
   }
+  if (auto v = check_decomposition(s, g)) return v;
   return check_cluster(s);
 }
 
-namespace {
-
-// The outputs whose operands are read from SRAM together: a warp's when the warp shares its
-// fragments (warp_tile), else one thread's register tile.
 RegisterTile sram_read_tile(const GemmSpec& s) {
   return s.warp_tile ? RegisterTile{s.warp_tile->m, s.warp_tile->n} : s.register_tile;
 }
-
-}  // namespace
 
 std::uint64_t threads_per_block(const GemmSpec& s) {
   return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
@@ -230,140 +350,195 @@ Footprint footprint(const GemmSpec& s, const KernelTarget& target) {
 }
 
 Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target) {
+  if (s.decomposition.kind == GemmDecomposition::stream_k) return analyze_stream_k(s, roof, target);
   const std::uint64_t e = element_bytes(s.dtype);
+  const std::uint64_t batch = s.batch.count;
   const bool tiled = s.strategy == GemmStrategy::tiled;
   const GemmGrid g = grid_of(s);
+  const std::uint64_t splits =
+      s.decomposition.kind == GemmDecomposition::split_k ? s.decomposition.splits : 1;
   // The matrix padded to whole tiles: what the edge tiles compute and land in SRAM (predicated
   // lanes and zero-filled rows included). Equal to M, N, K when the tiles divide them.
   const std::uint64_t mp = g.rows * s.tile.m, np = g.cols * s.tile.n, kp = g.steps * s.tile.k;
   Analysis a;
-  a.flops = 2 * s.m * s.n * s.k;
-  a.issued_flops = 2 * mp * np * kp;
+  a.flops = batch * 2 * s.m * s.n * s.k;
+  a.issued_flops = batch * 2 * mp * np * kp;
   // An element of A is read once per group of outputs along N that shares it on chip: the block
   // column (in SRAM) when tiled, else the thread (R_N, in registers; 1 without reuse). B
   // likewise. A cluster fetches a tile once for all its blocks (C_N block columns, C_M rows).
-  // Edge tiles read only what lies in the matrix.
+  // Edge tiles read only what lies in the matrix. Splitting K moves none of this: each split
+  // reads its own K-steps.
   const std::uint64_t a_copies = tiled ? g.cols / s.cluster.n : s.n / s.register_tile.n;
   const std::uint64_t b_copies = tiled ? g.rows / s.cluster.m : s.m / s.register_tile.m;
-  a.hbm_read_bytes = a_copies * s.m * s.k * e + b_copies * s.k * s.n * e;
-  a.hbm_write_bytes = s.m * s.n * e;  // C written once, never read
+  a.hbm_read_bytes = batch * (a_copies * s.m * s.k * e + b_copies * s.k * s.n * e);
+  a.hbm_write_bytes = batch * s.m * s.n * e;  // C written once, never read
+  // Split-K: every split but the last writes its partial sums of C in the accumulator type,
+  // the last reads them back and adds them to its own, on the vector units over whole tiles.
+  const std::uint64_t partials = (splits - 1) * batch * s.m * s.n * element_bytes(s.accumulator);
+  a.hbm_write_bytes += partials;
+  a.hbm_read_bytes += partials;
+  a.vector_flops = (splits - 1) * batch * mp * np;
+  a.issued_flops += a.vector_flops;
   if (tiled) {
     // Whole tiles land in every block's SRAM; threads (or warps) read them into registers, each
     // element reused over the register (or warp) tile.
     const RegisterTile r = sram_read_tile(s);
-    a.sram_write_bytes = g.cols * mp * kp * e + g.rows * kp * np * e;
-    a.sram_read_bytes = (np / r.n) * mp * kp * e + (mp / r.m) * kp * np * e;
+    a.sram_write_bytes = batch * (g.cols * mp * kp * e + g.rows * kp * np * e);
+    a.sram_read_bytes = batch * ((np / r.n) * mp * kp * e + (mp / r.m) * kp * np * e);
   }
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
+  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops);
   a.footprint = footprint(s, target);
-  // Spilled registers travel both ways once per K-step after the first (see staged_loop.hpp).
+  // Spilled registers travel both ways once per K-step after a block's first (see
+  // staged_loop.hpp): every block of the splits of every tile, steps - splits times in all.
   const std::uint64_t spill_bytes =
       a.footprint.threads * a.footprint.spilled_registers_per_thread * kRegisterBytes;
-  a.local_read_bytes = a.local_write_bytes = g.rows * g.cols * (g.steps - 1) * spill_bytes;
+  a.local_read_bytes = a.local_write_bytes =
+      batch * g.rows * g.cols * (g.steps - splits) * spill_bytes;
   return a;
 }
 
-Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
-  const std::uint64_t e = element_bytes(s.dtype);
-  const MatrixLayout layout = gemm_layout(s.m, s.n, s.k, e);
-  const TileShape& t = s.tile;
-  const RegisterTile& r = s.register_tile;
+namespace {
+
+// What the blocks of one band of a split-K grid (or the whole data-parallel grid) do after their
+// K loop: hand their partial sums to the last split, or reduce the others' and write C.
+enum class SplitRole { whole, hands_over, reduces };
+
+// The block program of a band: its K-slice, `steps` K-steps from `first_step` for split 0 (each
+// later split `split_steps` further on), then what its role does with the accumulators. The
+// band's first split is `first_split`: its K-steps decide which tile is partial (only the last
+// split holds the last K-step).
+Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint& f,
+                     const KernelTarget& target, std::uint64_t first_step, std::uint64_t steps,
+                     std::uint64_t split_steps, std::uint64_t first_split, SplitRole role) {
   const bool tiled = s.strategy == GemmStrategy::tiled;
-  const GemmGrid g = grid_of(s);
-  const std::uint64_t steps = g.steps;
-  const std::uint64_t grid_cols = g.cols;
-  // Edge tiles load and store only what lies in the matrix: the last block row keeps the rows
-  // left of A and C, the last block column the columns left of B and C, the last K-step the
-  // columns left of A and rows left of B (predicated loads; the rest of the tile is zero-filled).
-  const std::uint64_t edge_rows = s.m % t.m != 0 ? s.m : 0;
-  const std::uint64_t edge_row_bytes = s.n % t.n != 0 ? s.n * e : 0;
-  const auto k_left = [&](std::uint64_t step) { return std::min(t.k, s.k - step * t.k); };
-
-  // A_k for block (r, c): rows [r B_M, +B_M), columns [k B_K, +B_K) of A. Straight into
-  // registers, each column of threads reads that region for itself (B_N / R_N times); B_k
-  // likewise once per row of threads.
-  // In a cluster, each block fetches its share of the rows: A's B_M / C_N, B's B_K / C_M.
-  const ClusterShape& cluster = s.cluster;
-  auto a_tile = [&](std::uint64_t step) {
-    AddressPattern p;
-    const std::uint64_t rows = t.m / cluster.n;
-    p.region_of_block0 =
-        Region{layout.a + step * t.k * e, rows, k_left(step) * e, s.k * e, tiled ? 1 : t.n / r.n};
-    p.block_row_bytes = t.m * s.k * e;
-    p.tensor_rows = edge_rows;
-    p.cluster_cols = static_cast<std::uint32_t>(cluster.n);
-    p.member_col_bytes = rows * s.k * e;
-    return p;
-  };
-  auto b_tile = [&](std::uint64_t step) {
-    AddressPattern p;
-    const std::uint64_t rows = k_left(step) / cluster.m;
-    p.region_of_block0 =
-        Region{layout.b + step * t.k * s.n * e, rows, t.n * e, s.n * e, tiled ? 1 : t.m / r.m};
-    p.block_col_bytes = t.n * e;
-    p.tensor_row_bytes = edge_row_bytes;
-    p.cluster_rows = static_cast<std::uint32_t>(cluster.m);
-    p.member_row_bytes = rows * s.n * e;
-    return p;
-  };
-  AddressPattern c_tile;
-  c_tile.region_of_block0 = Region{layout.c, t.m, t.n * e, s.n * e, 1};
-  c_tile.block_row_bytes = t.m * s.n * e;
-  c_tile.block_col_bytes = t.n * e;
-  c_tile.tensor_rows = edge_rows;
-  c_tile.tensor_row_bytes = edge_row_bytes;
-
-  // Operand bytes compute reads from SRAM per K-step: each thread of (B_M/R_M)(B_N/R_N) reads
-  // R_M elements of A and R_N of B per k (each warp of (B_M/W_M)(B_N/W_N), W_M and W_N).
-  const RegisterTile reader = sram_read_tile(s);
-  const std::uint64_t sram_reads =
-      tiled ? (t.m / reader.m) * (t.n / reader.n) * (reader.m + reader.n) * t.k * e : 0;
-
-  const Footprint f = footprint(s, target);
-  ProgramBuilder builder({"A", "B", "C", "local"});
-  constexpr std::uint8_t kA = 0, kB = 1, kC = 2, kLocal = 3;
+  ProgramBuilder builder({"A", "B", "C", "local", "partial"});
+  constexpr std::uint8_t kA = 0, kB = 1, kC = 2, kLocal = 3, kPartial = 4;
   StagedLoopShape shape;
   shape.stages = s.stages;
   // Barriers guard buffers every thread of the block shares; operands in registers need none.
   if (tiled) shape.barrier = target.barrier;
   if (f.spilled_registers_per_thread > 0) {
-    // Each block's spilled registers, one after the other past C (local memory is per thread).
+    // Each block's spilled registers, one after the other past everything else (local memory is
+    // per thread).
     const std::uint64_t bytes = f.threads * f.spilled_registers_per_thread * kRegisterBytes;
-    const std::uint64_t base = layout.c + align_up(s.m * s.n * e, kTensorAlignmentBytes);
     LocalSpill spill{kLocal, {}};
-    spill.region.region_of_block0 = Region::contiguous(base, bytes);
-    spill.region.block_row_bytes = grid_cols * bytes;
+    spill.region.region_of_block0 = Region::contiguous(tiles.layout().local, bytes);
+    spill.region.block_row_bytes = tiles.grid().cols * bytes;
     spill.region.block_col_bytes = bytes;
     shape.spill = spill;
   }
   StagedLoop loop(builder, shape);
-  for (std::uint64_t step = 0; step < steps; ++step) {
-    const auto k = static_cast<std::uint32_t>(step);
-    // Tiled loads land in SRAM; otherwise operands go straight to registers.
-    const AddressPattern a_k = a_tile(step);
-    const AddressPattern b_k = b_tile(step);
-    // Whole tiles land in SRAM, the block's own slice and those its cluster multicasts to it.
-    const std::uint64_t a_lands = tiled ? t.m * t.k * e : 0;
-    const std::uint64_t b_lands = tiled ? t.k * t.n * e : 0;
-    loop.add_step({Op::load(kA, k, a_k, a_lands), Op::load(kB, k, b_k, b_lands)},
-                  Op::compute(k, 2 * t.m * t.n * t.k, sram_reads));
+  const TileShape& t = s.tile;
+  for (std::uint64_t i = 0; i < steps; ++i) {
+    const std::uint64_t step = first_step + i;
+    const std::uint64_t k_step = step + first_split * split_steps;
+    loop.add_step({Op::load(kA, static_cast<std::uint32_t>(step),
+                            tiles.a_tile(step, split_steps, k_step), tiles.a_lands()),
+                   Op::load(kB, static_cast<std::uint32_t>(step),
+                            tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
+                  Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
+                              tiles.sram_reads_per_step()));
+  }
+  const std::uint32_t last = static_cast<std::uint32_t>(first_step + steps - 1);
+  std::uint32_t result = loop.last_compute();
+  if (role == SplitRole::hands_over) {
+    // The partial sums go to the split's own workspace slice; the flag counts them once they
+    // are in memory.
+    const std::uint32_t store = builder.add(Op::store(kPartial, last, tiles.partial_tile(0, true)));
+    builder.depend(result, store, EdgeKind::data);
+    const std::uint32_t signal = builder.add(Op::signal(last, tiles.tile_flag()));
+    builder.depend(store, signal, EdgeKind::data);
+    return builder.compile();
+  }
+  if (role == SplitRole::reduces) {
+    // After its own K-slice (the others' are under way meanwhile), the last split waits for
+    // every other split's flag, reads their partial sums into registers and adds them.
+    const std::uint64_t others = tiles.splits() - 1;
+    const std::uint32_t wait =
+        builder.add(Op::wait(last, tiles.tile_flag(), static_cast<std::uint32_t>(others)));
+    builder.depend(result, wait, EdgeKind::data);
+    const std::uint32_t add =
+        builder.add(Op::compute(last, others * t.m * t.n, 0).in_type(DataType::fp32));
+    builder.depend(result, add, EdgeKind::data);
+    for (std::uint64_t slice = 0; slice < others; ++slice) {
+      const std::uint32_t load = builder.add(Op::load(kPartial, static_cast<std::uint32_t>(slice),
+                                                      tiles.partial_tile(slice, false), 0));
+      builder.depend(wait, load, EdgeKind::data);
+      builder.depend(load, add, EdgeKind::data);
+    }
+    result = add;
   }
   // Partial sums stay in registers until the last K-step; C is written once.
-  const std::uint32_t store = builder.add(Op::store(kC, 0, c_tile));
-  builder.depend(loop.last_compute(), store, EdgeKind::data);
+  const std::uint32_t store = builder.add(Op::store(kC, 0, tiles.c_tile()));
+  builder.depend(result, store, EdgeKind::data);
+  return builder.compile();
+}
+
+}  // namespace
+
+Kernel build_kernel(const GemmSpec& s, const KernelTarget& target) {
+  if (s.decomposition.kind == GemmDecomposition::stream_k) return build_stream_k_kernel(s, target);
+  const GemmTiles tiles(s);
+  const GemmGrid& g = tiles.grid();
+  const Footprint f = footprint(s, target);
+  const std::uint64_t splits = tiles.splits();
+  const std::uint64_t rows = tiles.split_rows();  // block rows a split
 
   Kernel kernel;
   kernel.name = describe(s);
   kernel.compute_type = s.dtype;
-  kernel.program = builder.compile();
-  kernel.grid_rows = g.rows;
-  kernel.grid_cols = grid_cols;
+  kernel.grid_rows = splits * rows;
+  kernel.grid_cols = g.cols;
+  if (splits == 1) {
+    kernel.program = band_program(s, tiles, f, target, 0, g.steps, 0, 0, SplitRole::whole);
+  } else {
+    // The first steps % splits splits take one K-step more than the rest: a band of their own.
+    const KSlice first = k_slice(s, 0), last = k_slice(s, splits - 1);
+    const std::uint64_t longer = g.steps % splits;
+    kernel.program = band_program(s, tiles, f, target, first.first_step, first.steps, first.steps,
+                                  0, SplitRole::hands_over);
+    if (longer > 0 && longer < splits - 1) {
+      // Split j >= longer starts at K-step j x steps + longer.
+      kernel.bands.push_back(
+          ProgramBand{longer * rows, band_program(s, tiles, f, target, longer, last.steps,
+                                                  last.steps, longer, SplitRole::hands_over)});
+    }
+    kernel.bands.push_back(
+        ProgramBand{(splits - 1) * rows, band_program(s, tiles, f, target, longer, last.steps,
+                                                      last.steps, splits - 1, SplitRole::reduces)});
+    kernel.flags = rows * g.cols;
+  }
   take_block_resources(kernel, f);
   kernel.block_order = s.block_order;
-  kernel.block_order.cluster_rows = cluster.m;
-  kernel.block_order.cluster_cols = cluster.n;
+  kernel.block_order.cluster_rows = s.cluster.m;
+  kernel.block_order.cluster_cols = s.cluster.n;
   return kernel;
+}
+
+std::vector<TensorRef> tensors(const GemmSpec& s) {
+  const GemmTiles tiles(s);
+  const GemmLayout& l = tiles.layout();
+  // A matrix, or a batch of them at their stride (the span it covers when not packed).
+  auto matrix = [&](std::uint64_t rows, std::uint64_t cols, std::uint64_t stride) {
+    if (s.batch.count == 1) return TensorShape{{rows, cols}};
+    if (stride == rows * cols) return TensorShape{{s.batch.count, rows, cols}};
+    return TensorShape{{(s.batch.count - 1) * stride + rows * cols}};
+  };
+  std::vector<TensorRef> out{
+      TensorRef{"A", TensorRole::input, matrix(s.m, s.k, s.stride_a()), s.dtype, l.a},
+      TensorRef{"B", TensorRole::input, matrix(s.k, s.n, s.stride_b()), s.dtype, l.b},
+      TensorRef{"C", TensorRole::output, matrix(s.m, s.n, s.stride_c()), s.dtype, l.c}};
+  if (tiles.splits() > 1) {
+    out.push_back(TensorRef{"partial", TensorRole::workspace,
+                            TensorShape{{tiles.splits() - 1, s.batch.count, s.m, s.n}},
+                            s.accumulator, l.workspace});
+  } else if (s.decomposition.kind == GemmDecomposition::stream_k) {
+    out.push_back(TensorRef{"partial", TensorRole::workspace,
+                            TensorShape{{s.decomposition.workers, s.tile.m, s.tile.n}},
+                            s.accumulator, l.workspace});
+  }
+  return out;
 }
 
 std::string WorkloadKind<GemmSpec>::short_label(const GemmSpec& g) {

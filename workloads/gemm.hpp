@@ -29,6 +29,23 @@
 // memory, SRAM with it) by the register tile; shared-memory blocking divides HBM traffic by the
 // block tile.
 //
+// A batch of `batch` GEMMs of one shape, each matrix `batch_stride` elements after the one before
+// (0: one matrix all the GEMMs share), runs as one grid: the batch's block rows one after the
+// other (cuBLAS's strided batched GEMM).
+//
+// Decompositions of the K loop (tiled only), for grids too small to fill the machine (a skinny
+// decode GEMM has a few output tiles and a long K):
+// - split_k: each output tile's K-steps are split among `splits` blocks. Every split but the last
+//   writes its partial sums (in the accumulator type) to a workspace and signals the tile's flag;
+//   the last split computes its own K-slice, waits for the others' flags, reads their partials,
+//   adds them (on the vector units, in FP32) and writes C (CUTLASS's split-K with an in-kernel
+//   reduction). The splits are the grid's outermost rows, so every split is handed out before
+//   the last one that waits for it, and the wait always ends.
+// - stream_k: `workers` blocks share the K-steps of all tiles evenly (gemm_stream_k.hpp).
+//
+// `tile: auto` picks the tile, stages, register and warp tiles and the split from candidates by
+// this model and the machine's occupancy (gemm_auto_tile.hpp), and says what it picked and why.
+//
 // Registers per thread: accumulators ceil(R_M R_N a / 4) + operand fragments
 // ceil((R_M + R_N) e / 4) + `register_overhead` (addresses, indices, loop counters), unless
 // `registers_per_thread` gives the count outright. Above the machine's per-thread limit the
@@ -44,6 +61,7 @@
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/tensor.hpp"
 #include "workloads/violation.hpp"
 #include "workloads/workload_kind.hpp"
 
@@ -74,6 +92,33 @@ struct WarpTile {
   std::uint32_t warps = 1;  ///< 1: a warp; 4: a warpgroup
 };
 
+/// A batch of GEMMs of one shape: their count, and each matrix's distance from the one before, in
+/// elements (unset: packed, one after the other; 0: every GEMM reads the same matrix).
+struct GemmBatch {
+  std::uint64_t count = 1;
+  std::optional<std::uint64_t> stride_a;
+  std::optional<std::uint64_t> stride_b;
+  std::optional<std::uint64_t> stride_c;
+};
+
+enum class GemmDecomposition { data_parallel, split_k, stream_k };
+std::string_view name_of(GemmDecomposition decomposition);
+
+/// How the K loop of the output tiles is shared among blocks.
+struct DecompositionParams {
+  GemmDecomposition kind = GemmDecomposition::data_parallel;
+  std::uint64_t splits = 1;   ///< split_k: blocks a tile's K-steps are split among
+  std::uint64_t workers = 0;  ///< stream_k: blocks; 0 until chosen from the machine
+};
+
+/// What `tile: auto` chose, and why: the reports print it.
+struct TileChoice {
+  std::uint64_t candidates = 0;  ///< configurations that fit the machine, all estimated
+  double estimated_time_s = 0;   ///< the winner's estimate
+  std::string limited_by;        ///< the winner's longest term ("hbm", "latency", ...)
+  std::string reason;            ///< one sentence: the winner against the best without it
+};
+
 /// Blocks of a thread-block cluster along M and N; 1 x 1 is no cluster.
 struct ClusterShape {
   std::uint64_t m = 1;
@@ -100,20 +145,40 @@ struct GemmSpec {
   std::optional<std::uint64_t> registers_per_thread;  ///< replaces the derived count when given
   SpillPolicy spill = SpillPolicy::refuse;
   BlockOrderParams block_order;  ///< the order output tiles are handed to cores
+  GemmBatch batch;
+  DecompositionParams decomposition;
+  /// `tile: auto`: tile, stages, register and warp tiles and the split are chosen for the machine
+  /// (choose_tile in gemm_auto_tile.hpp); until then tile is 0 x 0 x 0.
+  bool tile_auto = false;
+  std::optional<TileChoice> choice;  ///< set once chosen
+
+  /// Elements from one GEMM's A (B, C) to the next's.
+  std::uint64_t stride_a() const { return batch.stride_a.value_or(m * k); }
+  std::uint64_t stride_b() const { return batch.stride_b.value_or(k * n); }
+  std::uint64_t stride_c() const { return batch.stride_c.value_or(m * n); }
+  /// `tile: auto` not yet resolved against a machine.
+  bool awaits_choice() const { return tile_auto && tile.m == 0; }
 };
 
 std::string describe(const GemmSpec& spec);
 
-/// Blocks of the grid and K-steps of each: ceil(M / B_M), ceil(N / B_N), ceil(K / B_K). Where a
-/// tile does not divide the matrix (tiled only) the last block row, block column or K-step is an
-/// edge tile: it loads and stores only what lies in the matrix and computes its whole tile, its
-/// lanes outside predicated off (their FLOPs issued, not useful: Analysis::issued_flops).
+/// Output tiles of one GEMM and K-steps of each: ceil(M / B_M), ceil(N / B_N), ceil(K / B_K).
+/// Where a tile does not divide the matrix (tiled only) the last block row, block column or K-step
+/// is an edge tile: it loads and stores only what lies in the matrix and computes its whole tile,
+/// its lanes outside predicated off (their FLOPs issued, not useful: Analysis::issued_flops).
 struct GemmGrid {
   std::uint64_t rows = 0;
   std::uint64_t cols = 0;
   std::uint64_t steps = 0;
 };
 GemmGrid grid_of(const GemmSpec& spec);
+
+/// The K-steps of split `split` of a split-K GEMM: the first steps % splits splits take one more.
+struct KSlice {
+  std::uint64_t first_step = 0;
+  std::uint64_t steps = 0;
+};
+KSlice k_slice(const GemmSpec& spec, std::uint64_t split);
 
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles are no larger
 /// than the matrix and divide it unless tiled, stages <= K-steps, the register tile divides the
@@ -122,6 +187,9 @@ GemmGrid grid_of(const GemmSpec& spec);
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
+/// The outputs whose operands are read from SRAM together: a warp's when the warp shares its
+/// fragments (warp_tile), else one thread's register tile.
+RegisterTile sram_read_tile(const GemmSpec& spec);
 /// Threads per block: one per register tile of the block's outputs.
 std::uint64_t threads_per_block(const GemmSpec& spec);
 /// The registers one thread needs (before any limit), and what they hold.
@@ -135,6 +203,9 @@ struct ThreadRegisters {
 ThreadRegisters thread_registers(const GemmSpec& spec);
 /// The block program and grid. The spec must be valid (check_rules).
 Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
+/// A, B, C ([batch,] rows, columns; the batch's span when the strides are not packed) and the
+/// split-K or stream-K workspace of partial sums, if any.
+std::vector<TensorRef> tensors(const GemmSpec& spec);
 
 template <>
 struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
@@ -146,6 +217,19 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
   static std::string short_label(const GemmSpec& spec);
   static std::optional<Violation> check_rules(const GemmSpec& spec) {
     return ridgeline::check_rules(spec);
+  }
+  static std::vector<TensorRef> tensors(const GemmSpec& spec) { return ridgeline::tensors(spec); }
+  /// Split-K and stream-K add their partial sums in FP32.
+  static const char* vector_work(const GemmSpec& spec) {
+    return spec.decomposition.kind == GemmDecomposition::data_parallel ||
+                   (spec.decomposition.kind == GemmDecomposition::split_k &&
+                    spec.decomposition.splits == 1)
+               ? nullptr
+               : "the reduction of partial sums";
+  }
+  /// What `tile: auto` chose and why.
+  static std::string report_note(const GemmSpec& spec) {
+    return spec.choice ? "tile: auto chose " + spec.choice->reason : "";
   }
   /// A warp tile must be exactly one warp (or warpgroup) of register tiles; a warpgroup and a
   /// cluster need cores that have them.
@@ -177,6 +261,25 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     }
     visitor.text("block_order.kind", name_of(g.block_order.kind));
     visitor.integer("block_order.group", g.block_order.group);
+    if (g.batch.count > 1) {
+      visitor.integer("batch", g.batch.count);
+      visitor.integer("batch_stride.a", g.stride_a());
+      visitor.integer("batch_stride.b", g.stride_b());
+      visitor.integer("batch_stride.c", g.stride_c());
+    }
+    if (g.decomposition.kind != GemmDecomposition::data_parallel) {
+      visitor.text("decomposition.kind", name_of(g.decomposition.kind));
+      if (g.decomposition.kind == GemmDecomposition::split_k) {
+        visitor.integer("decomposition.splits", g.decomposition.splits);
+      } else {
+        visitor.integer("decomposition.workers", g.decomposition.workers);
+      }
+    }
+    if (g.choice) {
+      visitor.integer("tile_choice.candidates", g.choice->candidates);
+      visitor.text("tile_choice.limited_by", g.choice->limited_by);
+      visitor.text("tile_choice.reason", g.choice->reason);
+    }
   }
 
   // Keys whose field depends on nothing but their own value (see sim/sweep/sweep_fields.hpp):
@@ -187,6 +290,7 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     visitor("m", &GemmSpec::m);
     visitor("n", &GemmSpec::n);
     visitor("k", &GemmSpec::k);
+    visitor("batch", &GemmSpec::batch, &GemmBatch::count);
     visitor("accumulator", &GemmSpec::accumulator);
     visitor("tile", &GemmSpec::tile);
     visitor("tile.m", &GemmSpec::tile, &TileShape::m);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace ridgeline {
 
@@ -10,6 +11,17 @@ inline constexpr std::uint64_t kTensorAlignmentBytes = 1 << 20;
 
 inline constexpr std::uint64_t align_up(std::uint64_t bytes, std::uint64_t alignment) {
   return (bytes + alignment - 1) / alignment * alignment;
+}
+
+/// Tensors of `bytes` each, one after the other from address 0, each aligned: their addresses.
+inline std::vector<std::uint64_t> one_after_another(const std::vector<std::uint64_t>& bytes) {
+  std::vector<std::uint64_t> addresses;
+  std::uint64_t next = 0;
+  for (std::uint64_t size : bytes) {
+    addresses.push_back(next);
+    next += align_up(size, kTensorAlignmentBytes);
+  }
+  return addresses;
 }
 
 struct MatrixLayout {

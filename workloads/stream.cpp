@@ -85,32 +85,18 @@ Program block_program(const StreamSpec& s, std::uint64_t elements) {
   std::vector<std::string> names;
   if (t.arrays_written > 0) names.emplace_back("a");
   for (std::uint32_t i = 0; i < t.arrays_read; ++i) names.emplace_back(i == 0 ? "b" : "c");
-  ProgramBuilder builder(names);
-  auto part = [&](std::uint64_t array) {
-    AddressPattern p;
-    p.region_of_block0 = Region{array * array_bytes, 1, elements * e, elements * e, 1};
-    p.block_row_bytes = s.block_elements() * e;
-    return p;
+  auto part = [&](std::uint8_t array) {
+    TensorAccess access{array, {}};
+    access.pattern.region_of_block0 = Region{array * array_bytes, 1, elements * e, elements * e, 1};
+    access.pattern.block_row_bytes = s.block_elements() * e;
+    return access;
   };
   const std::uint8_t first_read = t.arrays_written > 0 ? 1 : 0;
-  std::vector<std::uint32_t> loads;
-  for (std::uint8_t i = 0; i < t.arrays_read; ++i) {
-    const std::uint8_t tensor = first_read + i;
-    const std::uint32_t load = builder.add(Op::load(tensor, 0, part(tensor), 0));
-    if (!loads.empty()) builder.depend(loads.back(), load, EdgeKind::issue_order);
-    loads.push_back(load);
-  }
-  std::vector<std::uint32_t> before_store = loads;
-  if (t.flops_per_element > 0) {
-    const std::uint32_t compute = builder.add(Op::compute(0, t.flops_per_element * elements, 0));
-    for (std::uint32_t load : loads) builder.depend(load, compute, EdgeKind::data);
-    before_store = {compute};
-  }
-  if (t.arrays_written > 0) {
-    const std::uint32_t store = builder.add(Op::store(0, 0, part(0)));
-    for (std::uint32_t op : before_store) builder.depend(op, store, EdgeKind::data);
-  }
-  return builder.compile();
+  std::vector<TensorAccess> loads;
+  for (std::uint8_t i = 0; i < t.arrays_read; ++i) loads.push_back(part(first_read + i));
+  std::optional<TensorAccess> store;
+  if (t.arrays_written > 0) store = part(0);
+  return load_compute_store(std::move(names), loads, t.flops_per_element * elements, store);
 }
 
 }  // namespace

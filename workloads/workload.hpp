@@ -12,8 +12,11 @@
 #include <type_traits>
 #include <variant>
 
+#include "workloads/attention.hpp"
+#include "workloads/elementwise.hpp"
 #include "workloads/gemm.hpp"
 #include "workloads/memory_trace.hpp"
+#include "workloads/row_reduction.hpp"
 #include "workloads/stream.hpp"
 #include "workloads/vector_add.hpp"
 #include "workloads/workload_kind.hpp"
@@ -21,7 +24,8 @@
 namespace ridgeline {
 
 // The order is the order in which messages list the kinds ("choose one of: gemm, ...").
-using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec>;
+using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec,
+                                  ElementwiseSpec, RowReductionSpec, AttentionSpec>;
 
 /// The traits of the kind `spec` (a GemmSpec, ...) is.
 template <class Spec>
@@ -99,8 +103,21 @@ inline ThreadRegistersNote thread_registers_note(const WorkloadSpec& spec) {
   return std::visit([](const auto& s) { return KindOf<decltype(s)>::thread_registers_note(s); },
                     spec);
 }
+/// The format the compute units execute: the roof's P, the type the machine must list.
 inline DataType compute_type(const WorkloadSpec& spec) {
-  return std::visit([](const auto& s) { return s.dtype; }, spec);
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::compute_type(s); }, spec);
+}
+/// What of the workload runs on the vector units in FP32 beside its own type, or null.
+inline const char* vector_work(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::vector_work(s); }, spec);
+}
+/// The tensors the workload reads and writes (none for a memory trace).
+inline std::vector<TensorRef> workload_tensors(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::tensors(s); }, spec);
+}
+/// A line the text report prints under its title (what `tile: auto` chose), or "".
+inline std::string report_note(const WorkloadSpec& spec) {
+  return std::visit([](const auto& s) { return KindOf<decltype(s)>::report_note(s); }, spec);
 }
 
 /// The report's `workload` leaves after its description and label: `kind`, then the kind's own

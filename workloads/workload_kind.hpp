@@ -10,8 +10,17 @@
 //   check_rules              the rules between the spec's values (std::nullopt: none broken)
 //   analyze                  the analytical model on a roof
 //   build_kernel             the block program and grid (only where runs_on is Runner::cores)
-// (runs_on, describe, analyze and build_kernel come from deriving RunsOnCores<Spec> or
-// RunsOnTracePlayers<Spec>, which call the spec's own functions.)
+//   compute_type             the format the compute units execute (the spec's dtype unless the
+//                            kind computes in another: element-wise math in FP32)
+//   report_note              a line the text report prints under its title ("" for none)
+//   tensors                  the tensors it reads and writes: name, role, shape, data type and
+//                            address, for a graph to connect kernels by (none by default)
+//   vector_work              what of it runs on the vector units in FP32 beside its own type
+//                            ("the split-K reduction"), which needs the machine's fp32; null
+//                            for none (the default)
+// (runs_on, describe, analyze, build_kernel, compute_type and report_note come from deriving
+// RunsOnCores<Spec> or RunsOnTracePlayers<Spec>, which call the spec's own functions; a kind
+// replaces compute_type or report_note by defining its own.)
 //   limit_keys               where a block that does not fit the machine is reported
 //   check_threads            rules against the machine's threads beyond the footprint's counts
 //   thread_registers_note    how a thread's registers are explained and what their limit allows
@@ -22,10 +31,12 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/tensor.hpp"
 
 namespace ridgeline {
 
@@ -76,6 +87,10 @@ Kernel build_spec_kernel(const Spec& spec, const KernelTarget& target) {
 template <class Spec>
 struct ModelledBySpecFunctions {
   static std::string describe(const Spec& spec) { return kind_detail::describe_spec(spec); }
+  static DataType compute_type(const Spec& spec) { return spec.dtype; }
+  static std::string report_note(const Spec&) { return {}; }
+  static std::vector<TensorRef> tensors(const Spec&) { return {}; }
+  static const char* vector_work(const Spec&) { return nullptr; }
   static Analysis analyze(const Spec& spec, const Roof& roof, const KernelTarget& target) {
     return kind_detail::analyze_spec(spec, roof, target);
   }

@@ -66,8 +66,9 @@ SourceLocation ConfigNode::location() const {
     if (auto it = document_->overridden.find(path); it != document_->overridden.end()) {
       return SourceLocation{"--set " + it->second, 0, 0};
     }
-    const auto dot = path.rfind('.');
-    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+    // Up one level: from a list's item ("workload.inputs[0]") to the list, else to the map.
+    const auto up = path.back() == ']' ? path.rfind('[') : path.rfind('.');
+    path = up == std::string::npos ? std::string() : path.substr(0, up);
   }
   // A key that only an override created (--set workload.tiles.m=3 makes 'workload.tiles').
   const auto below = document_->overridden.lower_bound(key_path_ + ".");
@@ -140,6 +141,15 @@ void ConfigNode::expect_map() const {
 ConfigNode ConfigNode::child(const YAML::Node& node, std::string_view key) const {
   return ConfigNode(node, key_path_.empty() ? std::string(key) : key_path_ + "." + std::string(key),
                     document_);
+}
+
+std::vector<ConfigNode> ConfigNode::items(std::string_view what) const {
+  if (!node_.IsSequence()) fail(fmt::format("expected a list of {}", what), "e.g. [4096, 1024]");
+  std::vector<ConfigNode> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    out.emplace_back(node_[i], fmt::format("{}[{}]", key_path_, i), document_);
+  }
+  return out;
 }
 
 std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {

@@ -73,6 +73,11 @@ class ConfigNode {
   /// Keys in file order (for maps whose keys are data, such as data types).
   std::vector<std::string> keys() const;
 
+  // --- lists ---
+  /// The items of a list, each at its key path with "[i]" after it; anything else is an error
+  /// that names `what` the list holds.
+  std::vector<ConfigNode> items(std::string_view what) const;
+
   // --- scalars ---
   std::string text() const;
   std::uint64_t count() const;           ///< a whole number >= 0

@@ -11,7 +11,8 @@
 namespace ridgeline {
 
 Roof roof_of(const HardwareParams& hardware, DataType type) {
-  return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s()};
+  return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s(),
+              hardware.peak_flop_per_s(DataType::fp32)};
 }
 
 namespace {
@@ -30,7 +31,18 @@ void check_override_roots(const std::vector<std::string>& overrides) {
 std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {
   if (runs_on(workload) == Runner::trace_players) return std::nullopt;  // no FLOPs: no type
   const DataType type = compute_type(workload);
-  if (hw.core.compute.flops_per_cycle[index_of(type)]) return std::nullopt;
+  const auto listed_type = [&](DataType t) { return hw.core.compute.flops_per_cycle[index_of(t)]; };
+  if (listed_type(type) && !listed_type(DataType::fp32)) {
+    if (const char* what = vector_work(workload)) {
+      return Violation{
+          "workload",
+          fmt::format("{} runs on the vector units in FP32, and hardware '{}' gives no fp32 "
+                      "throughput (cores.compute.throughput)",
+                      what, hw.name),
+          "add an fp32 throughput to the hardware file"};
+    }
+  }
+  if (listed_type(type)) return std::nullopt;
   std::string listed;
   for (DataType t : kAllDataTypes) {
     if (hw.core.compute.flops_per_cycle[index_of(t)])

@@ -7,13 +7,23 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/config/attention_config.hpp"
+#include "sim/config/elementwise_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
+#include "sim/config/row_reduction_config.hpp"
+#include "sim/config/run_config.hpp"
+#include "workloads/gemm_auto_tile.hpp"
 
 namespace ridgeline {
 
 template <>
-struct WorkloadParser<GemmSpec> : ReadsNoFiles {
+struct WorkloadParser<GemmSpec> {
   static GemmSpec parse(const ConfigNode& workload);
+  /// Resolves what the spec leaves to the machine: `tile: auto`'s choice, stream-K's workers
+  /// (as many as the machine holds at once), which must all be resident together.
+  static void check_inputs(const std::function<ConfigNode()>& document, GemmSpec& spec,
+                           const HardwareParams& hardware);
+  static std::vector<WorkloadInputFile> input_files(const GemmSpec&) { return {}; }
 };
 template <>
 struct WorkloadParser<VectorAddSpec> : ReadsNoFiles {
@@ -24,15 +34,28 @@ struct WorkloadParser<StreamSpec> : ReadsNoFiles {
   static StreamSpec parse(const ConfigNode& workload);
 };
 
-namespace {
-
-constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;  // keeps every byte count in 64 bits
-
 DataType parse_data_type(const ConfigNode& node) {
   std::vector<std::string_view> names;
   for (DataType type : kAllDataTypes) names.push_back(name_of(type));
   return *data_type_named(node.choice(names));
 }
+
+TensorShape parse_shape(const ConfigNode& node) {
+  const std::vector<ConfigNode> items = node.items("dimensions");
+  if (items.empty() || items.size() > 4) {
+    node.fail(fmt::format("a shape has 1 to 4 dimensions, not {}", items.size()),
+              "e.g. [4096, 1024]");
+  }
+  TensorShape shape;
+  for (const ConfigNode& item : items) {
+    shape.dims.push_back(item.positive_count_at_most(std::uint64_t{1} << 32));
+  }
+  return shape;
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;  // keeps every byte count in 64 bits
 
 std::uint64_t dimension(const ConfigNode& node) {
   const std::uint64_t value = node.positive_count();
@@ -82,6 +105,57 @@ void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
   }
 }
 
+// batch: N, batch_stride: {a, b, c} in elements (each optional: packed).
+void parse_batch(const ConfigNode& w, GemmSpec& spec) {
+  if (auto batch = w.optional("batch")) spec.batch.count = batch->positive_count_at_most(1u << 24);
+  if (auto strides = w.optional("batch_stride")) {
+    if (spec.batch.count == 1) {
+      strides->fail("applies to a batch of GEMMs (batch > 1)", "remove it, or give batch");
+    }
+    auto stride = [&](const char* key) -> std::optional<std::uint64_t> {
+      auto node = strides->optional(key);
+      if (!node) return std::nullopt;
+      const std::uint64_t value = node->count();
+      if (value > (std::uint64_t{1} << 48)) node->fail("must be at most 2^48 elements");
+      return value;
+    };
+    spec.batch.stride_a = stride("a");
+    spec.batch.stride_b = stride("b");
+    spec.batch.stride_c = stride("c");
+    strides->reject_unknown_keys();
+  }
+}
+
+// decomposition: {kind: data_parallel | split_k | stream_k, splits: S, workers: W}.
+DecompositionParams parse_decomposition(const ConfigNode& node) {
+  DecompositionParams d;
+  const std::string kind = node.required("kind").choice({"data_parallel", "split_k", "stream_k"});
+  d.kind = kind == "split_k"    ? GemmDecomposition::split_k
+           : kind == "stream_k" ? GemmDecomposition::stream_k
+                                : GemmDecomposition::data_parallel;
+  if (d.kind == GemmDecomposition::split_k) {
+    d.splits = node.required("splits").positive_count_at_most(kMaxStepsPerBlock);
+  } else if (auto splits = node.optional("splits")) {
+    splits->fail("applies only to kind: split_k", "remove it, or use kind: split_k");
+  }
+  if (auto workers = node.optional("workers")) {
+    if (d.kind != GemmDecomposition::stream_k)
+      workers->fail("applies only to kind: stream_k", "remove it, or use kind: stream_k");
+    d.workers = workers->positive_count_at_most(1u << 20);
+  }
+  node.reject_unknown_keys();
+  return d;
+}
+
+// Keys `tile: auto` chooses itself: giving one beside it is an error at that key.
+void refuse_beside_auto(const ConfigNode& w) {
+  for (const char* key : {"stages", "register_tile", "warp_tile", "cluster", "decomposition"}) {
+    if (auto node = w.optional(key)) {
+      node->fail("is chosen by tile: auto", "remove it, or give the tile instead of auto");
+    }
+  }
+}
+
 }  // namespace
 
 GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
@@ -99,7 +173,24 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
                   : strategy == "register_tiled" ? GemmStrategy::register_tiled
                                                  : GemmStrategy::no_reuse;
 
+  parse_batch(w, spec);
   const ConfigNode tile = w.required("tile");
+  if (tile.yaml().IsScalar()) {
+    tile.choice({"auto"});
+    if (spec.strategy != GemmStrategy::tiled) {
+      tile.fail(
+          fmt::format("auto chooses tiles for strategy: tiled, not {}", name_of(spec.strategy)),
+          "use strategy: tiled, or give the tile as {m, n, k}");
+    }
+    refuse_beside_auto(w);
+    spec.tile_auto = true;
+    spec.tile = TileShape{0, 0, 0};
+    spec.register_tile = RegisterTile{0, 0};
+    spec.stages = 0;
+    parse_thread_registers(w, spec);
+    if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
+    return spec;
+  }
   const ConfigNode tile_m = tile.required("m");
   const ConfigNode tile_n = tile.required("n");
   const ConfigNode tile_k = tile.required("k");
@@ -108,6 +199,8 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
 
   const ConfigNode stages = w.required("stages");
   spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
+  if (auto decomposition = w.optional("decomposition"))
+    spec.decomposition = parse_decomposition(*decomposition);
 
   if (auto registers = w.optional("register_tile")) {
     if (spec.strategy == GemmStrategy::no_reuse) {
@@ -150,6 +243,49 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
   if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
   // The rules between these values are check_rules(GemmSpec), applied by parse_workload.
   return spec;
+}
+
+void WorkloadParser<GemmSpec>::check_inputs(const std::function<ConfigNode()>& document,
+                                            GemmSpec& spec, const HardwareParams& hardware) {
+  // A machine without the data type is refused for that (check_data_type), not here.
+  if (hardware.core.compute.flops_per_cycle[index_of(spec.dtype)] == 0) return;
+  if (spec.awaits_choice()) {
+    std::optional<GemmSpec> chosen = choose_tile(spec, hardware);
+    if (!chosen) {
+      document()
+          .find("workload.tile")
+          .fail(fmt::format("no candidate tile fits a core of '{}' (SRAM, registers, threads)",
+                            hardware.name),
+                "give the tile, or use a machine with more SRAM or registers per core");
+    }
+    spec = std::move(*chosen);
+  }
+  if (spec.decomposition.kind != GemmDecomposition::stream_k) return;
+  // The owners of split tiles wait for workers after them: all must be resident at once.
+  GemmSpec one = spec;
+  one.decomposition = DecompositionParams{};
+  const Occupancy resident =
+      occupancy_on(hardware, analyze_on(hardware, WorkloadSpec{one}).footprint);
+  const std::uint64_t holds = resident.blocks_per_core * hardware.cores;
+  if (resident.blocks_per_core == 0) return;  // one block does not fit: check_fits says so
+  if (spec.decomposition.workers == 0) {
+    // As many as the machine holds, but no more than leaves each worker `stages` K-steps.
+    const GemmGrid g = grid_of(spec);
+    spec.decomposition.workers = std::max<std::uint64_t>(
+        1, std::min(holds, spec.batch.count * g.rows * g.cols * g.steps / spec.stages));
+  } else if (spec.decomposition.workers > holds) {
+    document()
+        .find("workload.decomposition.workers")
+        .fail(
+            fmt::format("stream-K's workers wait for each other, so all must be resident at once; "
+                        "'{}' holds {} blocks of this kernel ({} cores x {} limited by {})",
+                        hardware.name, holds, hardware.cores, resident.blocks_per_core,
+                        resident.limited_by),
+            fmt::format("use at most {} workers, or leave workers out", holds));
+  }
+  if (auto violation = check_rules(spec)) {
+    document().find(violation->key_path).fail(violation->rule, violation->fix);
+  }
 }
 
 VectorAddSpec WorkloadParser<VectorAddSpec>::parse(const ConfigNode& w) {

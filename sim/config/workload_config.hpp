@@ -11,6 +11,7 @@
 
 #include "models/hardware.hpp"
 #include "sim/config/config_node.hpp"
+#include "workloads/tensor.hpp"
 #include "workloads/workload.hpp"
 
 namespace ridgeline {
@@ -41,6 +42,12 @@ struct ReadsNoFiles {
     return {};
   }
 };
+
+// Values several kinds read alike.
+/// One of the data types, by name.
+DataType parse_data_type(const ConfigNode& node);
+/// A tensor's shape: a list of 1 to 4 dimensions, each 1 to 2^32.
+TensorShape parse_shape(const ConfigNode& node);
 
 /// Reads and checks a `workload:` document: each key's own rules, then the rules between them.
 WorkloadSpec parse_workload(const ConfigNode& workload);

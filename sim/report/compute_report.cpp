@@ -52,6 +52,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
   l.synchronisation_s = c.barrier_wait.seconds();
   l.block_launch_s = c.launching.seconds();
   l.register_spill_s = c.spill_wait.seconds();
+  l.waiting_blocks_s = c.waiting_blocks.seconds();
   l.in_flight_limit_s = c.waiting_data_limited.seconds();
   // The rest of the wait for data is either latency (too little in flight to cover it: too few
   // resident blocks or stages) or queueing behind other requests. Split it by the share of a
@@ -94,9 +95,13 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
     return l;
   }
   const std::vector<std::pair<const char*, double>> causes = {
-      {"synchronisation", l.synchronisation_s}, {"block_launch", l.block_launch_s},
-      {"register_spill", l.register_spill_s},   {"low_occupancy", l.low_occupancy_s},
-      {"input_supply", l.input_supply_s},       {"tail", l.tail_s}};
+      {"synchronisation", l.synchronisation_s},
+      {"block_launch", l.block_launch_s},
+      {"register_spill", l.register_spill_s},
+      {"waiting_blocks", l.waiting_blocks_s},
+      {"low_occupancy", l.low_occupancy_s},
+      {"input_supply", l.input_supply_s},
+      {"tail", l.tail_s}};
   const auto worst =
       std::max_element(causes.begin(), causes.end(),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -125,6 +130,11 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         share(l.register_spill_s), config.analysis.footprint.spilled_registers_per_thread,
         config.analysis.footprint.registers_per_thread, with_commas(local),
         percent(static_cast<double>(local) / static_cast<double>(c.load_bytes + c.store_bytes)));
+  } else if (l.cause == "waiting_blocks") {
+    l.summary = fmt::format(
+        "compute idle {} of core time while blocks waited for the partial sums of other blocks "
+        "({} waits for their flags), with {:.2f} resident blocks per core to work meanwhile",
+        share(l.waiting_blocks_s), with_commas(c.flag_waits), f.resident_blocks_mean);
   } else if (l.cause == "low_occupancy") {
     l.summary = fmt::format(
         "compute idle {} of core time on loads in flight with nothing else to run: {:.2f} "
@@ -235,6 +245,7 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                            {{"synchronisation", l.synchronisation_s},
                             {"block_launch", l.block_launch_s},
                             {"register_spill", l.register_spill_s},
+                            {"waiting_blocks", l.waiting_blocks_s},
                             {"low_occupancy", l.low_occupancy_s},
                             {"input_supply", l.input_supply_s},
                             {"tail", l.tail_s}}},

@@ -24,8 +24,8 @@ inline constexpr double kAtRoofFraction = 0.9;
 struct Limiter {
   /// At the roof (the run's verdict, RunFigures::verdict, at kAtRoofFraction or more): "compute",
   /// or "<level>_bandwidth" ("hbm_bandwidth", "l2_bandwidth", "sram_bandwidth"); else the largest
-  /// of: "synchronisation", "block_launch", "register_spill", "low_occupancy", "input_supply",
-  /// "tail".
+  /// of: "synchronisation", "block_launch", "register_spill", "waiting_blocks", "low_occupancy",
+  /// "input_supply", "tail".
   std::string cause;
   /// input_supply: the largest of its parts, "in_flight_limit", "<level>_queueing" (the L2's port,
   /// "hbm_queueing") or "sram_bandwidth"
@@ -38,6 +38,7 @@ struct Limiter {
   double synchronisation_s = 0;  ///< compute idle while a barrier was in progress
   double block_launch_s = 0;     ///< compute idle while blocks were launched, no load outstanding
   double register_spill_s = 0;   ///< compute idle while spilled registers were reloaded
+  double waiting_blocks_s = 0;   ///< compute idle while blocks waited for others' partial sums
   double low_occupancy_s = 0;    ///< compute idle on loads in flight, their latency exposed
   double input_supply_s = 0;     ///< the parts below together
   double in_flight_limit_s = 0;  ///< compute idle, loads held back by the in-flight limit

@@ -294,7 +294,7 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
   quantity_row("time", "analytical.t_ideal_s", "simulated.time_s", Quantity::seconds);
   row("FLOPs F", "analytical.flops", "simulated.flops");
   if (report["analytical"]["issued_flops"] != report["analytical"]["flops"]) {
-    row("FLOPs issued (edge tiles' lanes too)", "analytical.issued_flops",
+    row("FLOPs issued (edge tiles' lanes, vector units' too)", "analytical.issued_flops",
         "simulated.issued_flops");
   }
   row("HBM bytes Q", "analytical.hbm_bytes", "simulated.hbm_bytes");
@@ -340,16 +340,17 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
       return core_time > 0 ? stalls.value(key, 0.0) / core_time : 0;
     };
     add("<h2>Where the cores' time went</h2>\n<div class=\"chart\" id=\"core-time\">\n");
-    add(share_bar(
-        {{"compute, overlapped with memory", overlap},
-         {"compute alone", busy - overlap},
-         {"waiting for data", share("compute_waiting_data_s")},
-         {"launching blocks", share("launching_s")},
-         {"draining (stores, syncs)", share("draining_s")},
-         {"no work", share("no_work_s")},
-         {"in barriers", share("barrier_s")},
-         {"reloading spilled registers", share("spill_reload_s")}},
-        {"#2ca02c", "#98df8a", "#d62728", "#8c564b", "#ff9896", "#c7c7c7", "#9467bd", "#ff7f0e"}));
+    add(share_bar({{"compute, overlapped with memory", overlap},
+                   {"compute alone", busy - overlap},
+                   {"waiting for data", share("compute_waiting_data_s")},
+                   {"launching blocks", share("launching_s")},
+                   {"waiting for other blocks", share("waiting_blocks_s")},
+                   {"draining (stores, syncs)", share("draining_s")},
+                   {"no work", share("no_work_s")},
+                   {"in barriers", share("barrier_s")},
+                   {"reloading spilled registers", share("spill_reload_s")}},
+                  {"#2ca02c", "#98df8a", "#d62728", "#8c564b", "#17becf", "#ff9896", "#c7c7c7",
+                   "#9467bd", "#ff7f0e"}));
     add("</div>\n<p class=\"note\">Shares of core-time: cores x simulated time. Overlap per "
         "core: " +
         fmt::format("{:.1f} %", 100 * s["overlap_fraction"].get<double>()) +

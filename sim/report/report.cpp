@@ -203,6 +203,7 @@ Json simulated_json(const SimulationResult& r, const RunFigures& d) {
                 {"in_flight_limit_s", c.in_flight_limit.seconds()},
                 {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
                 {"launching_s", c.launching.seconds()},
+                {"waiting_blocks_s", c.waiting_blocks.seconds()},
                 {"draining_s", c.draining.seconds()},
                 {"no_work_s", c.no_work.seconds()}}},
               {"waits", waits_json(r, d)},
@@ -346,10 +347,17 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
                                              simulated->binding)
                                : "");
   if (edges) {
+    const Analysis& a = config.analysis;
+    const std::uint64_t vector = a.vector_flops;
     out += fmt::format(
-        "    (*) P x F / F issued: edge tiles execute {} FLOPs for the {} useful, their lanes "
-        "outside the matrix predicated off\n",
-        with_commas(config.analysis.issued_flops), with_commas(config.analysis.flops));
+        "    (*) F / T_compute: the compute units execute {} FLOPs for the {} useful{}{}\n",
+        with_commas(a.issued_flops), with_commas(a.flops),
+        // Lanes issued but not useful: outside the matrix (edge tiles) or the causal mask.
+        a.issued_flops - vector > a.flops ? ", lanes outside the matrix or the mask predicated off"
+                                          : "",
+        vector > 0 ? fmt::format(", {} of them on the vector units (FP32) at their own peak",
+                                 with_commas(vector))
+                   : "");
   }
   for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
     const std::string name = upper_case(level.name);
@@ -425,6 +433,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     out += '\n';
   };
   line("Ridgeline: {}", describe(config.workload));
+  if (const std::string note = report_note(config.workload); !note.empty()) line("  {}", note);
   line("  on {}: {} cores at {}, P = {} ({}), BW = {}, ridge = {:.6f} FLOP/byte", hw.name, hw.cores,
        engineering(static_cast<double>(hw.core_clock.frequency_hz), "Hz"),
        engineering(a.roof.peak_flop_per_s, "FLOP/s"), name_of(type),
@@ -440,7 +449,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
                        d->verdict.percent_of_roof, d->verdict.limit)
          : "");
   line(row, "FLOPs (F)", with_commas(a.flops), d ? with_commas(d->flops) : "");
-  if (a.issued_flops != a.flops) {  // edge tiles: their predicated-off lanes
+  if (a.issued_flops != a.flops) {  // edge tiles' predicated-off lanes, vector-unit FLOPs
     line(row, "FLOPs issued", with_commas(a.issued_flops), d ? with_commas(d->issued_flops) : "");
   }
   line(row, "HBM bytes (Q)", with_commas(a.hbm_bytes()), d ? with_commas(d->hbm_bytes) : "");
@@ -496,6 +505,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
     if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));
+    if (c.flag_waits > 0) line("    waiting for other blocks  {:>7}", share(c.waiting_blocks));
     if (c.launching > Time{}) line("    launching blocks          {:>7}", share(c.launching));
     line("    draining (stores, syncs)  {:>7}", share(c.draining));
     line("    no work (start, tail)     {:>7}", share(c.no_work));

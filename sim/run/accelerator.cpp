@@ -25,7 +25,8 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
       hbm("hbm", hardware.hbm),
       scheduler("scheduler", kernel.grid_rows, kernel.grid_cols, hardware.cores,
                 kernel.block_order),
-      wakeups("wakeups") {
+      wakeups("wakeups"),
+      flags(kernel.flags) {
   chain_levels(hardware);
   cores.reserve(hardware.cores);
   for (std::uint32_t i = 0; i < hardware.cores; ++i) {
@@ -33,6 +34,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
                                        hardware.core_clock, kernel, wakeups);
     core->memory.bind(memory_port());
     core->blocks.bind(scheduler);
+    if (kernel.flags > 0) core->use_flags(&flags);
     cores.push_back(std::move(core));
   }
 }

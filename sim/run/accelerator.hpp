@@ -43,6 +43,8 @@ class Accelerator : public sc_core::sc_module {
   WakeupQueue wakeups;
   std::vector<std::unique_ptr<Core>> cores;
   std::vector<std::unique_ptr<TracePlayer>> players;
+  /// The kernel's flags, which its blocks signal and wait on (empty when it has none).
+  FlagBoard flags{0};
 
  private:
   /// Creates the hardware's shared levels and chains them to the HBM.

@@ -87,6 +87,10 @@ class SerialBound {
                cycles_ps(hw_.core.compute.pipeline_latency.count);
       case OpKind::barrier:
         return cycles_ps(op.cycles.count);
+      case OpKind::signal:
+      case OpKind::wait:
+        // A wait ends when other blocks' stores have; those are counted as their own ops.
+        break;
     }
     return 0;
   }
@@ -141,19 +145,15 @@ class SerialBound {
 
 u128 simulated_time_bound_ps(const RunConfig& config, const Kernel& kernel) {
   const SerialBound bound(config.hardware, kernel.compute_type);
-  u128 span = 0;
-  u128 bytes = 0;
-  bound.program(kernel.program, span, bytes);
-  const u128 blocks = kernel.blocks();
-  u128 total_span = times(span, blocks);
-  u128 total_bytes = times(bytes, blocks);
-  if (kernel.last_block_program) {  // one block runs the shorter program instead
-    u128 last_span = 0;
-    u128 last_bytes = 0;
-    bound.program(*kernel.last_block_program, last_span, last_bytes);
-    total_span = add(times(span, blocks - 1), last_span);
-    total_bytes = add(times(bytes, blocks - 1), last_bytes);
-  }
+  u128 total_span = 0;
+  u128 total_bytes = 0;
+  kernel.for_each_program([&](const Program& program, std::uint64_t blocks) {
+    u128 span = 0;
+    u128 bytes = 0;
+    bound.program(program, span, bytes);
+    total_span = add(total_span, times(span, blocks));
+    total_bytes = add(total_bytes, times(bytes, blocks));
+  });
   return add(total_span, bound.transfer_ps(total_bytes));
 }
 

@@ -1,10 +1,13 @@
 #include "sim/run/simulate.hpp"
 
+#include <fmt/format.h>
+
 #include <systemc>
 
 #include "sim/run/accelerator.hpp"
 #include "sim/run/invariants.hpp"
 #include "sim/run/run_limits.hpp"
+#include "sim/util/internal_error.hpp"
 #include "sim/waveforms/activity_fanout.hpp"
 #include "sim/waveforms/tracer.hpp"
 
@@ -87,6 +90,12 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
   check_simulated_time_fits(config, simulated_time_bound_ps(config, kernel));
   Accelerator accelerator("top", config.hardware, kernel);
   run_traced(accelerator, config, traces, also);
+  if (accelerator.flags.waiting() > 0) {
+    throw InternalError(fmt::format(
+        "the simulation of {} on {} ended with {} waits for other blocks' flags never met: the "
+        "kernel's blocks wait for a block that cannot run (this is a bug in its program)",
+        config.workload_path, config.hardware.name, accelerator.flags.waiting()));
+  }
 
   SimulationResult result;
   collect_memory(accelerator, result);
@@ -116,14 +125,18 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
         return {transfer, transfer + hw.hbm.access_latency};
       }
       case OpKind::compute: {
-        const Time busy = max(compute.execution_time(op.flops, kernel.compute_type),
-                              sram.read_time(op.sram_read_bytes));
+        const Time busy =
+            max(compute.execution_time(op.flops, op.compute_type.value_or(kernel.compute_type)),
+                sram.read_time(op.sram_read_bytes));
         return {busy, busy + compute.pipeline_latency()};
       }
       case OpKind::barrier: {
         const Time wait = hw.core_clock.duration(op.cycles);
         return {wait, wait};
       }
+      case OpKind::signal:
+      case OpKind::wait:
+        break;  // alone, a block waits for no other
     }
     return {};
   });

@@ -42,14 +42,18 @@
 //   log-uniform and independent of HBM's (so the L2 port is sometimes slower than HBM and binds);
 //   hit latency 0 to 300 ns; write policy and set index each absent, or either value.
 //
-// Workloads (gemm 55 %, vector_add 20 %, stream 10 %, memory_trace 15 %)
+// Workloads (gemm 45 %, vector_add 15 %, stream 8 %, elementwise 7 %, row_reduction 7 %,
+// attention 6 %, memory_trace 12 %)
 // - gemm: dtype one the hardware lists; accumulator absent or any type; strategy tiled 55 %,
 //   register_tiled 25 %, no_reuse 20 %. Tiles of 1 to 64 (B_M, B_N) and 1 to 32 (B_K), mostly
 //   powers of two, some 3, 6, 12, 24, 48; the matrix is 1 to 6 tiles along M and N and 1 to 8
 //   K-steps, so a run is at most 36 blocks of 8 steps: small enough for tens of milliseconds,
 //   with more blocks than some machines have slots (waves, tails). Tiled draws have edge tiles
 //   35 % of the time: each size of two or more tiles falls short of whole tiles by 0 to B - 1.
-//   Stages 1 to min(4, K-steps).
+//   Stages 1 to min(4, K-steps of the shortest split). Tiled draws: a batch of 2 or 3 GEMMs 20 %
+//   of the time (sharing B half of those), split-K over 2 to 4 splits 15 %, stream-K over the
+//   machine's resident blocks 10 % (one stage: a worker's range may be one K-step; no block
+//   order), `tile: auto` 8 % (the machine's choice, no register count given).
 //   register_tile (not no_reuse) divisors of the tile up to 8; tile and register tile redrawn
 //   (a few times) until a block has at most 512 threads, and no more than the machine's
 //   max_threads_per_block and max_warps allow (the rest of the draws would be refused for it);
@@ -63,6 +67,16 @@
 //   512 and those limits, and enough that a thread holds about 200 registers or fewer.
 // - stream: any kernel; dtype one the hardware lists; threads 1 to the machine's thread limit
 //   (at most 512), elements_per_thread absent (1) or 1 to 8; 1 to 300 blocks, the last one short.
+// - elementwise: any of ten operations, a shape of 1 to 3 powers of two up to 64 each (the block,
+//   a power of two too, always divides or holds the broadcast period); the second input of a
+//   binary one full, repeating (the last dimensions) or spreading (the first, then 1s);
+//   threads a power of two times up to 8.
+// - row_reduction: softmax, layer_norm or rms_norm over 1 to 48 rows of 8 to 1024 columns (or any
+//   count to 700), in one pass (rows in SRAM) or two or three (streamed, sometimes in chunks);
+//   1 to 4 rows a block; affine off now and then.
+// - attention: 1 or 2 K/V heads, 1 to 3 query heads each, 1 (a decode step) to 160 queries,
+//   as many or up to 160 more keys, head_dim 8 to 64, causal 60 %; 1 to 4 warps of 1 to 4 query
+//   rows each, 8 to 32 keys a tile, one stage.
 // - memory_trace: 1 to 200 accesses (printed in full with a failing draw), all loads, all stores
 //   or mixed; sequential, strided (64 B to 8 KiB) or random within 1 MiB; access_bytes absent
 //   (64 B) or 1 B to 4 KiB, odd sizes included.
@@ -395,11 +409,41 @@ std::string draw_gemm(Random& r, const Machine& m, std::string& summary) {
     y.key("accumulator",
           r.pick(std::vector<std::string>{"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int32"}));
   y.key("strategy", strategy);
+  std::string extras;
+  if (strategy == "tiled" && r.chance(0.2)) {
+    y.key("batch", r.uniform(2, 3));
+    if (r.chance(0.5)) y.inline_map("batch_stride", {{"b", 0}});
+    extras += ", batch";
+  }
+  if (strategy == "tiled" && r.chance(0.08)) {
+    // The machine chooses the rest.
+    y.key("tile", "auto");
+    if (r.chance(0.3)) y.key("register_overhead", r.uniform(0, 16));
+    y.end();
+    summary = "gemm tile: auto " + std::string(type.name) + " " + std::to_string(size_m) + "x" +
+              std::to_string(size_n) + "x" + std::to_string(size_k) + extras;
+    return y.text();
+  }
   y.inline_map("tile", {{"m", tile_m}, {"n", tile_n}, {"k", tile_k}});
-  y.key("stages", r.uniform(1, std::min<std::uint64_t>(4, steps)));
+  // Split-K over 2 to 4 splits, or stream-K over the machine's resident blocks (one stage: a
+  // worker's range may be a single K-step).
+  const double decomposition = strategy == "tiled" ? r.unit() : 1.0;
+  const std::uint64_t splits =
+      decomposition < 0.15 && steps >= 2 ? r.uniform(2, std::min<std::uint64_t>(4, steps)) : 1;
+  const bool stream_k = decomposition >= 0.15 && decomposition < 0.25;
+  y.key("stages", stream_k ? 1 : r.uniform(1, std::min<std::uint64_t>(4, steps / splits)));
+  if (splits > 1) {
+    y.begin("decomposition");
+    y.key("kind", "split_k");
+    y.key("splits", splits);
+    y.end();
+    extras += ", split-K " + std::to_string(splits);
+  } else if (stream_k) {
+    y.key("decomposition", "{kind: stream_k}");
+    extras += ", stream-K";
+  }
 
   if (register_tile) y.inline_map("register_tile", {{"m", reg_m}, {"n", reg_n}});
-  std::string extras;
   if (strategy == "tiled" && r.chance(0.3)) {
     // (W_M / R_M)(W_N / R_N) = warp size, W_M | B_M, W_N | B_N.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes;
@@ -424,7 +468,7 @@ std::string draw_gemm(Random& r, const Machine& m, std::string& summary) {
     y.key("spill", r.chance(0.75) ? "local" : "refuse");
   }
   const double order = r.unit();
-  if (order < 0.7) {
+  if (order < 0.7 && !stream_k) {
     y.begin("block_order");
     const std::string order_kind = order < 0.25   ? "row_major"
                                    : order < 0.45 ? "column_major"
@@ -496,6 +540,111 @@ std::string draw_stream(Random& r, const Machine& m, std::string& summary) {
   return y.text();
 }
 
+// "[4, 8]".
+std::string shape_text(const std::vector<std::uint64_t>& dims) {
+  std::string text;
+  for (std::uint64_t d : dims) text += (text.empty() ? "" : ", ") + std::to_string(d);
+  return "[" + text + "]";
+}
+
+std::string draw_elementwise(Random& r, const Machine& m, std::string& summary) {
+  const DataType type = r.pick(m.types);
+  const std::string operation = r.pick(std::vector<std::string>{
+      "add", "mul", "sub", "max", "silu_mul", "relu", "gelu", "silu", "sigmoid", "exp"});
+  const bool binary = operation == "add" || operation == "mul" || operation == "sub" ||
+                      operation == "max" || operation == "silu_mul";
+  // Powers of two throughout, so that a block's outputs divide or hold each broadcast period.
+  std::vector<std::uint64_t> dims;
+  const std::uint64_t rank = r.uniform(1, 3);
+  for (std::uint64_t i = 0; i < rank; ++i) dims.push_back(r.power_of_two(0, 6));
+  std::string inputs = "[" + shape_text(dims);
+  if (binary) {
+    std::vector<std::uint64_t> other = dims;
+    const double kind = r.unit();
+    const std::size_t cut = r.uniform(0, rank);
+    if (kind < 0.3) {  // repeats: the last dimensions
+      other.erase(other.begin(), other.begin() + static_cast<long>(cut));
+      if (other.empty()) other = {1};
+    } else if (kind < 0.6) {  // spreads: the first dimensions, then 1s
+      for (std::size_t i = cut; i < other.size(); ++i) other[i] = 1;
+    }
+    inputs += ", " + shape_text(other);
+  }
+  inputs += "]";
+  YamlWriter y;
+  y.begin("workload");
+  y.key("kind", "elementwise");
+  y.key("operation", operation);
+  y.key("inputs", inputs);
+  y.key("dtype", type.name);
+  y.key("threads", r.power_of_two(0, 5) * std::min<std::uint64_t>(m.warp_size, 8));
+  if (r.chance(0.6)) y.key("elements_per_thread", r.power_of_two(0, 3));
+  y.end();
+  summary = "elementwise " + operation + " " + std::string(type.name) + " " + inputs;
+  return y.text();
+}
+
+std::string draw_row_reduction(Random& r, const Machine& m, std::string& summary) {
+  const DataType type = r.pick(m.types);
+  const std::string operation =
+      r.pick(std::vector<std::string>{"softmax", "layer_norm", "rms_norm"});
+  const std::uint64_t rows = r.uniform(1, 48);
+  const std::uint64_t columns = r.chance(0.7) ? r.power_of_two(3, 10) : r.uniform(1, 700);
+  const std::uint64_t passes = r.chance(0.4) ? 1 : operation == "rms_norm" ? 2 : r.uniform(2, 3);
+  YamlWriter y;
+  y.begin("workload");
+  y.key("kind", "row_reduction");
+  y.key("operation", operation);
+  y.key("shape", shape_text({rows, columns}));
+  y.key("dtype", type.name);
+  y.key("passes", passes);
+  if (r.chance(0.5)) y.key("rows_per_block", r.uniform(1, std::min<std::uint64_t>(4, rows)));
+  y.key("threads", std::min<std::uint64_t>(m.thread_limit(), r.power_of_two(5, 8)));
+  if (passes > 1 && r.chance(0.6)) y.key("chunk_columns", r.uniform(1, columns));
+  if (operation != "softmax" && r.chance(0.3)) y.key("affine", "false");
+  y.end();
+  summary = "row_reduction " + operation + " " + std::string(type.name) + " " +
+            std::to_string(rows) + "x" + std::to_string(columns) + ", " + std::to_string(passes) +
+            " pass(es)";
+  return y.text();
+}
+
+std::string draw_attention(Random& r, const Machine& m, std::string& summary) {
+  const DataType type = r.pick(m.types);
+  const std::uint64_t kv_heads = r.uniform(1, 2);
+  const std::uint64_t heads = kv_heads * r.uniform(1, 3);
+  const bool causal = r.chance(0.6);
+  const std::uint64_t queries = r.chance(0.3) ? 1 : r.uniform(1, 160);
+  const std::uint64_t keys = queries + (r.chance(0.5) ? 0 : r.uniform(0, 160));
+  const std::uint64_t head_dim = r.pick(std::vector<std::uint64_t>{8, 16, 32, 64});
+  // A warp takes 1 to 4 query rows, so that its scores and outputs fit its threads' registers
+  // whatever the warp size.
+  const std::uint64_t warps_cap =
+      std::min<std::uint64_t>(4, std::max<std::uint64_t>(1, m.thread_limit() / m.warp_size));
+  const std::uint64_t tile_q = std::min(queries, r.uniform(1, warps_cap) * r.power_of_two(0, 2));
+  const std::uint64_t warps = std::min(tile_q, r.uniform(1, warps_cap));
+  const std::uint64_t tile_kv = std::min(keys, r.power_of_two(3, 5));
+  YamlWriter y;
+  y.begin("workload");
+  y.key("kind", "attention");
+  y.key("heads", heads);
+  if (kv_heads != heads || r.chance(0.3)) y.key("kv_heads", kv_heads);
+  if (r.chance(0.3)) y.key("batch", r.uniform(1, 2));
+  y.key("query_length", queries);
+  y.key("key_length", keys);
+  y.key("head_dim", head_dim);
+  y.key("dtype", type.name);
+  y.key("causal", causal ? "true" : "false");
+  y.inline_map("tile", {{"q", tile_q}, {"kv", tile_kv}});
+  y.key("warps", warps);
+  y.key("stages", 1);
+  y.end();
+  summary = "attention " + std::string(causal ? "causal " : "") + type.name + " " +
+            std::to_string(heads) + "/" + std::to_string(kv_heads) + " heads, " +
+            std::to_string(queries) + "x" + std::to_string(keys) + "x" + std::to_string(head_dim);
+  return y.text();
+}
+
 std::string draw_trace(Random& r, std::size_t index, GeneratedCase& c, std::string& summary) {
   const std::uint64_t accesses = r.log_uniform(1, 200);
   const std::uint64_t access_bytes =
@@ -564,12 +713,18 @@ GeneratedCase generate_case(std::uint64_t seed, std::size_t index) {
   c.hardware_yaml = draw_hardware(r, index, machine, machine_summary);
   std::string workload_summary;
   const double kind = r.unit();
-  if (kind < 0.55) {
+  if (kind < 0.45) {
     c.workload_yaml = draw_gemm(r, machine, workload_summary);
-  } else if (kind < 0.75) {
+  } else if (kind < 0.6) {
     c.workload_yaml = draw_vector_add(r, machine, workload_summary);
-  } else if (kind < 0.85) {
+  } else if (kind < 0.68) {
     c.workload_yaml = draw_stream(r, machine, workload_summary);
+  } else if (kind < 0.75) {
+    c.workload_yaml = draw_elementwise(r, machine, workload_summary);
+  } else if (kind < 0.82) {
+    c.workload_yaml = draw_row_reduction(r, machine, workload_summary);
+  } else if (kind < 0.88) {
+    c.workload_yaml = draw_attention(r, machine, workload_summary);
   } else {
     c.workload_yaml = draw_trace(r, index, c, workload_summary);
   }

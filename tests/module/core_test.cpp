@@ -188,5 +188,57 @@ TEST(Core, WarpsLimitResidentBlocks) {
   EXPECT_GE(stats.resident_block_time.ps(), stats.finish.ps());
 }
 
+// Two blocks: the first stores 1024 B and signals flag 0, the second waits for it, then loads
+// those bytes back (a split-K reduction's hand-over, in miniature).
+Kernel hand_over() {
+  AddressPattern bytes;
+  bytes.region_of_block0 = Region::contiguous(0, 1024);
+  ProgramBuilder producer({"partial"});
+  const std::uint32_t store = producer.add(Op::store(0, 0, bytes));
+  const std::uint32_t signal = producer.add(Op::signal(0, FlagPattern{}));
+  producer.depend(store, signal, EdgeKind::data);
+  ProgramBuilder consumer({"partial"});
+  const std::uint32_t wait = consumer.add(Op::wait(0, FlagPattern{}, 1));
+  const std::uint32_t load = consumer.add(Op::load(0, 0, bytes, 0));
+  consumer.depend(wait, load, EdgeKind::data);
+  Kernel kernel;
+  kernel.grid_rows = 2;
+  kernel.program = producer.compile();
+  kernel.bands.push_back(ProgramBand{1, consumer.compile()});
+  kernel.flags = 1;
+  kernel.threads_per_block = 32;
+  kernel.warps_per_block = 1;
+  return kernel;
+}
+
+TEST(Core, AWaitEndsWhenAnotherCoresBlockSignals) {
+  HardwareParams hw = machine();
+  hw.cores = 2;
+  const Kernel kernel = hand_over();
+  Accelerator top("top", hw, kernel);
+  sc_core::sc_start();
+  // Core 0's store: the channel 0..1024, data in at 2024, the signal then. Core 1 waits from 0;
+  // its load goes at 2024: the channel 2024..3048, data at 4048, when its block retires.
+  const CoreStats& waiter = top.cores[1]->stats();
+  EXPECT_EQ(waiter.flag_waits, 1u);
+  EXPECT_EQ(waiter.waiting_blocks.ps(), 2024u);
+  EXPECT_EQ(waiter.waiting_data.ps(), 2024u);
+  EXPECT_EQ(waiter.finish.ps(), 4048u);
+  EXPECT_EQ(top.cores[0]->stats().finish.ps(), 2024u);
+  EXPECT_EQ(top.flags.waiting(), 0u);
+}
+
+TEST(Core, AWaitForAFlagAlreadySignalledEndsAtOnce) {
+  const HardwareParams hw = machine();  // one core, one block at a time: the producer first
+  const Kernel kernel = hand_over();
+  Accelerator top("top", hw, kernel);
+  sc_core::sc_start();
+  const CoreStats& stats = top.cores[0]->stats();
+  // The producer retires at 2024 (its signal); the consumer's load then: 2024..3048, at 4048.
+  EXPECT_EQ(stats.waiting_blocks.ps(), 0u);
+  EXPECT_EQ(stats.finish.ps(), 4048u);
+  EXPECT_EQ(stats.blocks, 2u);
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -178,6 +178,7 @@ const std::vector<std::pair<std::string, std::string>> kFieldValues = {
     {"workload.m", "2048"},
     {"workload.n", "8192"},
     {"workload.k", "1024"},
+    {"workload.batch", "3"},
     {"workload.accumulator", "fp16"},
     {"workload.tile", "{m: 32, n: 128, k: 16}"},
     {"workload.tile.m", "128"},
@@ -238,6 +239,7 @@ void expect_same(const GemmSpec& a, const GemmSpec& b) {
   EXPECT_EQ(a.register_overhead, b.register_overhead);
   EXPECT_EQ(a.registers_per_thread, b.registers_per_thread);
   EXPECT_EQ(a.spill, b.spill);
+  EXPECT_EQ(a.batch.count, b.batch.count);
 }
 
 TEST_F(SweepTest, FastPathEqualsLoadConfigForEveryKeyItSets) {
@@ -307,6 +309,12 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed-l2.yaml", "workloads/vector-add.yaml"},
       {"hardware/h100-sxm5-80gb.yaml", "workloads/tensor-core/gemm-4096-bf16.yaml"},
       {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/read.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/gemm-auto.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/gemm-stream-k.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/gemm-batched.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/elementwise-bias-add.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/layer-norm.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-prefill.yaml"},
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       // Energy, and a power limit that lowers the clock (its own leaves).
       {"energy-limited", "workloads/seed/gemm-4096-t128-double.yaml"},

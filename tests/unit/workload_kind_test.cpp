@@ -50,7 +50,10 @@ TEST(WorkloadKindTest, TheReportNamesTheKindItWasReadAs) {
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       {"hardware/seed.yaml", "workloads/vector-add.yaml"},
       {"hardware/hbm3-stack.yaml", "workloads/memory/sequential-trace.yaml"},
-      {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/triad.yaml"}};
+      {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/triad.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/elementwise-gelu.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/softmax.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-decode.yaml"}};
   std::set<std::string> seen;
   for (const auto& [hardware, workload] : cases) {
     SCOPED_TRACE(workload);

@@ -1,0 +1,98 @@
+// The operators of inference simulated on the cores (configs/workloads/ops/): the cores move and
+// compute exactly the analytical Q and F (hand-computed here), and the simulated time lies between
+// the physical floor (the bytes that must cross HBM at its bandwidth) and a bound above T_ideal.
+// Small shapes: each run takes well under a second. SystemC elaborates once a process: a test
+// simulates once itself, and a run it compares against runs in a child process (run_report).
+#include <gtest/gtest.h>
+
+#include "sim/run/simulate.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+using test::seed_config;
+
+// Seconds for `bytes` at the machine's HBM bandwidth.
+double at_hbm(const RunConfig& config, std::uint64_t bytes) {
+  return static_cast<double>(bytes) / config.analysis.roof.hbm_bytes_per_s;
+}
+
+TEST(OperatorsSimulated, BiasAddMovesItsBroadcastOnceABlockAtHbmSpeed) {
+  // [256, 4096] + [4096] BF16, blocks of 256 x 8 = 2048 outputs: 512 blocks, each reading its
+  // 2048 of a and the half of the bias it needs, writing 2048 of y. The seed machine has no L2.
+  const RunConfig config = seed_config("workloads/ops/elementwise-bias-add.yaml");
+  const std::uint64_t a = 256 * 4096 * 2, bias = 512 * 2048 * 2, y = 256 * 4096 * 2;
+  EXPECT_EQ(config.analysis.hbm_bytes(), a + bias + y);  // 6,291,456 B
+  EXPECT_EQ(config.analysis.flops, 256u * 4096);         // one add an output
+  const SimulationResult run = simulate(config);
+  EXPECT_EQ(run.hbm_bytes(), a + bias + y);
+  EXPECT_EQ(run.flops(), 256u * 4096);
+  // 6.291456 us at 1 TB/s; the first loads' 500 ns latency and the tail add to it.
+  EXPECT_GE(run.time.seconds(), 6.291456e-6);
+  EXPECT_LE(run.time.seconds(), 1.25 * 6.291456e-6);
+}
+
+TEST(OperatorsSimulated, SoftmaxPassesOverHbmCostTheirReads) {
+  // [512, 1024] BF16 (1 MiB): kept on chip it is read once and written once; streamed in three
+  // passes (max, sum, normalise) it is read three times.
+  const RunConfig three = seed_config("workloads/ops/softmax.yaml", {"workload.passes=3"});
+  const std::uint64_t tensor = 512 * 1024 * 2;
+  EXPECT_EQ(three.analysis.flops, 512u * (5 * 1024 + 1));  // 5 an element, 1 a row
+  EXPECT_EQ(three.analysis.hbm_bytes(), 4 * tensor);
+  const SimulationResult run = simulate(three);
+  EXPECT_EQ(run.hbm_bytes(), 4 * tensor);
+  EXPECT_EQ(run.flops(), 512u * (5 * 1024 + 1));
+  EXPECT_GE(run.time.seconds(), 4.194304e-6);  // 4 MiB at 1 TB/s
+  EXPECT_LE(run.time.seconds(), 2.0 * 4.194304e-6);
+  const nlohmann::json on_chip =
+      test::run_report("hardware/seed.yaml", "workloads/ops/softmax.yaml");
+  EXPECT_EQ(on_chip["simulated"]["hbm_bytes"].get<std::uint64_t>(), 2 * tensor);
+  const double on_chip_s = on_chip["simulated"]["time_s"].get<double>();
+  EXPECT_GE(on_chip_s, 2.097152e-6);
+  EXPECT_GT(run.time.seconds(), on_chip_s);
+}
+
+TEST(OperatorsSimulated, SplitKHandsPartialSumsOverAndFillsTheMachine) {
+  // 16 x 1024 x 4096 BF16 in 16 x 128 x 64 tiles: 8 output tiles of 64 K-steps, split 8 ways.
+  // Seven splits of each tile write a 16 x 128 FP32 partial and signal; the last waits, reads
+  // them and adds them on the vector units.
+  const RunConfig config =
+      seed_config("workloads/ops/gemm-split-k.yaml", {}, "hardware/h100-sxm5-80gb.yaml");
+  const std::uint64_t partials = 7 * 16 * 1024 * 4;
+  const std::uint64_t a = 8 * 16 * 4096 * 2, b = 4096 * 1024 * 2, c = 16 * 1024 * 2;
+  EXPECT_EQ(config.analysis.hbm_read_bytes, a + b + partials);
+  EXPECT_EQ(config.analysis.hbm_write_bytes, c + partials);
+  EXPECT_EQ(config.analysis.vector_flops, 7u * 16 * 1024);
+  EXPECT_EQ(config.analysis.issued_flops, 2u * 16 * 1024 * 4096 + 7 * 16 * 1024);
+  const SimulationResult split = simulate(config);
+  EXPECT_EQ(split.flops(), config.analysis.issued_flops);
+  EXPECT_EQ(split.core_total().flag_waits, 8u);  // the last split of each tile
+  // Its floor: A, B and C once over HBM (the L2 may serve the partials and A's re-reads).
+  EXPECT_GE(split.time.seconds(), at_hbm(config, 131072 + b + c));
+  // Unsplit, the 8 tiles run their 64 K-steps on 8 cores: split 8 ways, the grid is 64 blocks.
+  const nlohmann::json unsplit =
+      test::run_report("hardware/h100-sxm5-80gb.yaml", "workloads/ops/gemm-split-k.yaml",
+                       {"workload.decomposition.splits=1"});
+  EXPECT_LT(2 * split.time.seconds(), unsplit["simulated"]["time_s"].get<double>());
+}
+
+TEST(OperatorsSimulated, ADecodeStepOfGroupedQueryAttentionStreamsTheCache) {
+  // One query a head, 32 heads on 8 K/V heads, 1024 cached keys of 128, BF16, causal (the query
+  // sees every key): F = 32 x 4 x 128 x 1024; each block reads its head's Q and its group's K
+  // and V (the 4 heads of a group each read them: the L2 may share them in a run).
+  const RunConfig config =
+      seed_config("workloads/ops/attention-decode.yaml", {}, "hardware/h100-sxm5-80gb.yaml");
+  const std::uint64_t q = 128 * 2, kv = 2 * 1024 * 128 * 2;
+  EXPECT_EQ(config.analysis.flops, 32u * 4 * 128 * 1024);
+  EXPECT_EQ(config.analysis.hbm_read_bytes, 32 * (q + kv));
+  EXPECT_EQ(config.analysis.hbm_write_bytes, 32 * q);
+  const SimulationResult run = simulate(config);
+  EXPECT_EQ(run.flops(), config.analysis.issued_flops);
+  // The floor: every K/V head, Q and O cross HBM once.
+  EXPECT_GE(run.time.seconds(), at_hbm(config, 8 * kv + 2 * 32 * q));
+  EXPECT_LE(run.time.seconds(), 3 * config.analysis.roofline.t_ideal_s);
+}
+
+}  // namespace
+}  // namespace ridgeline

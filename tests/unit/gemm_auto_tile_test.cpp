@@ -1,0 +1,127 @@
+// `tile: auto` (workloads/gemm_auto_tile.hpp): the estimate a candidate gets, by hand, and the
+// choice among candidates on a GPU preset.
+#include "workloads/gemm_auto_tile.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/config/run_config.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+// 4 cores at 1 GHz, 1000 FP16 FLOP/cycle, SRAM ports of 100 B/cycle, HBM 1 TB/s with 1 us of
+// latency, 64 KiB in flight a core, two resident blocks at most.
+HardwareParams small_machine() {
+  HardwareParams hw;
+  hw.name = "small";
+  hw.core_clock = Clock(1'000'000'000);
+  hw.cores = 4;
+  hw.core.max_resident_blocks = 2;
+  hw.core.max_bytes_in_flight = 64 * 1024;
+  hw.core.sram = SramParams{1 << 20, 100, 100};
+  hw.core.registers = RegisterFileParams{1 << 20};
+  hw.core.compute.flops_per_cycle[index_of(DataType::fp16)] = 1000;
+  hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] = 100;
+  hw.hbm.peak_bandwidth.bytes_per_second = 1'000'000'000'000;
+  hw.hbm.access_latency = Time::from_ps(1'000'000);
+  hw.hbm.channels = 1;
+  hw.hbm.interleave_bytes = 256;
+  return hw;
+}
+
+GemmSpec gemm_64() {
+  GemmSpec spec;
+  spec.m = spec.n = spec.k = 64;
+  spec.dtype = DataType::fp16;
+  spec.tile = TileShape{32, 32, 32};
+  spec.stages = 2;
+  spec.register_tile = RegisterTile{4, 4};
+  spec.warp_tile = WarpTile{16, 32, 1};
+  return spec;
+}
+
+TEST(GemmAutoTile, TheEstimateIsTheLongestTermOfTheBusiestCore) {
+  // 2 x 2 blocks of 2 K-steps on 4 cores: one a core, alone (r = 1), 8 block-steps in all.
+  const TileEstimate e = estimate_tile(gemm_64(), small_machine());
+  // A K-step: 524288 / 8 FLOPs at 1e12 FLOP/s; SRAM reads (64/32) 64 64 2 + (64/16) 64 64 2 =
+  // 49152 B / 8 at 100 GB/s (writes 32768 B / 8: less).
+  EXPECT_DOUBLE_EQ(e.compute_s, 2 * (524288.0 / 8 / 1e12));
+  EXPECT_DOUBLE_EQ(e.sram_s, 2 * (49152.0 / 8 / 100e9));
+  // Its fetch: 1 us of latency and its 4096 B of tiles at a quarter of 1 TB/s, over 2 stages.
+  EXPECT_DOUBLE_EQ(e.latency_s, 2 * ((1e-6 + 4096.0 * 4 / 1e12) / 2));
+  // Q = 2 x 64 64 2 x 2 (A and B, each read twice) + 64 64 2 (C) = 40960 B at 1 TB/s.
+  EXPECT_DOUBLE_EQ(e.hbm_s, 40960 / 1e12);
+  EXPECT_EQ(e.limited_by, "latency");
+  EXPECT_DOUBLE_EQ(e.time_s, e.latency_s);
+}
+
+TEST(GemmAutoTile, SplitKAddsItsReductionTail) {
+  GemmSpec spec = gemm_64();
+  spec.stages = 1;
+  spec.decomposition = DecompositionParams{GemmDecomposition::split_k, 2};
+  const TileEstimate e = estimate_tile(spec, small_machine());
+  // 8 blocks of one K-step, two a core, resident together. One stage: a block's fetch waits for
+  // its compute as well, 1 us + 16.384 ns + 65.536 ns, longer than the two blocks' computes.
+  EXPECT_DOUBLE_EQ(e.latency_s, 1e-6 + 4096.0 * 4 / 1e12 + 524288.0 / 8 / 1e12);
+  // The two blocks' K-steps at 1e12 FLOP/s, and their share of the reduction's 4 x 32 x 32 adds
+  // at the FP32 rate.
+  EXPECT_DOUBLE_EQ(e.compute_s, 2 * (524288.0 / 8 / 1e12) + 4096.0 / 8 * 2 / 1e11);
+  // The last split reads one 32 x 32 FP32 partial: one latency and 4096 B at a quarter of 1 TB/s.
+  EXPECT_DOUBLE_EQ(e.reduction_s, 1e-6 + 4096.0 * 4 / 1e12);
+  EXPECT_DOUBLE_EQ(e.time_s, e.latency_s + e.reduction_s);
+}
+
+TEST(GemmAutoTile, ASkinnyGemmOnTheH100ApproachesTheWeightStream) {
+  // The decode GEMM of the issue: 16 x 4096 x 4096 BF16. Streaming the weights once takes
+  // 4096 x 4096 x 2 B / 3.35 TB/s = 10.0 us.
+  const RunConfig config = load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
+                                       test::config_path("workloads/ops/gemm-auto.yaml"),
+                                       {"workload.m=16", "workload.n=4096", "workload.k=4096"});
+  const auto& spec = std::get<GemmSpec>(config.workload);
+  ASSERT_TRUE(spec.choice);
+  EXPECT_GT(spec.choice->candidates, 100u);
+  EXPECT_EQ(spec.tile.m, 16u);
+  const double weights_s = 4096.0 * 4096 * 2 / 3.35e12;
+  EXPECT_LT(spec.choice->estimated_time_s, 1.15 * weights_s);
+  EXPECT_NE(spec.choice->reason.find("split-K"), std::string::npos);  // the other kind's best
+  // A new user's tile, one thread an output (72.9 us simulated), estimates far slower.
+  GemmSpec naive = spec;
+  naive.tile_auto = false;
+  naive.choice.reset();
+  naive.tile = TileShape{16, 64, 64};
+  naive.stages = 3;
+  naive.register_tile = RegisterTile{1, 1};
+  naive.warp_tile.reset();
+  naive.decomposition = DecompositionParams{};
+  EXPECT_GT(estimate_tile(naive, config.hardware).time_s, 3 * spec.choice->estimated_time_s);
+  // The choice is an ordinary spec: its rules hold and its blocks fit.
+  EXPECT_FALSE(check_rules(config.workload));
+  EXPECT_GE(config.occupancy.blocks_per_core, 1u);
+}
+
+TEST(GemmAutoTile, TheChoiceIsTheSameEveryTime) {
+  const auto choose = [] {
+    GemmSpec spec;
+    spec.m = 8;
+    spec.n = 1024;
+    spec.k = 2048;
+    spec.dtype = DataType::fp16;
+    spec.tile_auto = true;
+    spec.register_tile = RegisterTile{0, 0};
+    spec.stages = 0;
+    return choose_tile(spec, small_machine());
+  };
+  const std::optional<GemmSpec> first = choose();
+  ASSERT_TRUE(first);
+  const std::optional<GemmSpec> second = choose();
+  EXPECT_EQ(first->tile.n, second->tile.n);
+  EXPECT_EQ(first->tile.k, second->tile.k);
+  EXPECT_EQ(first->stages, second->stages);
+  EXPECT_EQ(first->decomposition.splits, second->decomposition.splits);
+  EXPECT_EQ(first->choice->reason, second->choice->reason);
+  EXPECT_EQ(first->tile.m, 8u);  // M below the smallest candidate: the whole of M
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,263 @@
+#include "workloads/gemm_auto_tile.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "workloads/wording.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// Sizes from `sizes` no larger than `whole`, or `whole` alone when it is below them all.
+std::vector<std::uint64_t> tile_sizes(std::initializer_list<std::uint64_t> sizes,
+                                      std::uint64_t whole) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t size : sizes) {
+    if (size <= whole) out.push_back(size);
+  }
+  if (out.empty()) out.push_back(whole);
+  return out;
+}
+
+double seconds_of_cycles(std::uint64_t cycles, const Clock& clock) {
+  return static_cast<double>(cycles) / static_cast<double>(clock.frequency_hz);
+}
+
+// "16x128x64, 4 stages, warp tile 16x32 (1x4 a thread), split-K 8".
+std::string candidate_label(const GemmSpec& s) {
+  std::string text =
+      fmt::format("{}x{}x{}, {}", s.tile.m, s.tile.n, s.tile.k, counted(s.stages, "stage"));
+  if (s.warp_tile) {
+    text += fmt::format(", {} tile {}x{} ({}x{} a thread)",
+                        s.warp_tile->warps == 1 ? "warp" : "warpgroup", s.warp_tile->m,
+                        s.warp_tile->n, s.register_tile.m, s.register_tile.n);
+  }
+  if (s.decomposition.splits > 1) text += fmt::format(", split-K {}", s.decomposition.splits);
+  return text;
+}
+
+std::string estimate_text(const TileEstimate& e) {
+  return fmt::format("estimated {:.4g} us, bound by {}", e.time_s * 1e6, e.limited_by);
+}
+
+// A candidate the machine can run: the spec's rules hold, its threads and registers are within
+// the cores' limits without a spill, and one block fits a core.
+bool runs_on(const GemmSpec& s, const HardwareParams& hw, const Footprint& f) {
+  if (check_rules(s) || WorkloadKind<GemmSpec>::check_threads(s, hw.threads)) return false;
+  if (hw.threads.max_threads_per_block != 0 && f.threads > hw.threads.max_threads_per_block)
+    return false;
+  if (f.spilled_registers_per_thread > 0) return false;
+  const Occupancy o =
+      occupancy(f, CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
+                                hw.core.max_resident_blocks, hw.core.max_warps});
+  return o.blocks_per_core > 0;
+}
+
+// The register tile of a warp tile: the warp's threads as a TM x TN grid over it, the squarest
+// one (fewest operand fragments a thread) that divides it; 0 x 0 when none does.
+RegisterTile register_tile_of(std::uint64_t w_m, std::uint64_t w_n, std::uint64_t threads) {
+  RegisterTile best{0, 0};
+  for (std::uint64_t tm = 1; tm <= threads; tm *= 2) {
+    if (threads % tm != 0) continue;
+    const std::uint64_t tn = threads / tm;
+    if (w_m % tm != 0 || w_n % tn != 0) continue;
+    const RegisterTile r{w_m / tm, w_n / tn};
+    if (best.m == 0 || r.m + r.n < best.m + best.n) best = r;
+  }
+  return best;
+}
+
+struct Scored {
+  GemmSpec spec;
+  TileEstimate estimate;
+  std::uint64_t blocks = 0;
+};
+
+// Faster first; ties to fewer splits, fewer blocks, fewer stages, fewer threads.
+bool better(const Scored& a, const Scored& b) {
+  if (a.estimate.time_s != b.estimate.time_s) return a.estimate.time_s < b.estimate.time_s;
+  if (a.spec.decomposition.splits != b.spec.decomposition.splits)
+    return a.spec.decomposition.splits < b.spec.decomposition.splits;
+  if (a.blocks != b.blocks) return a.blocks < b.blocks;
+  if (a.spec.stages != b.spec.stages) return a.spec.stages < b.spec.stages;
+  return threads_per_block(a.spec) < threads_per_block(b.spec);
+}
+
+}  // namespace
+
+TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
+  const Roof roof{hw.peak_flop_per_s(s.dtype), hw.hbm_bytes_per_s(),
+                  hw.peak_flop_per_s(DataType::fp32)};
+  const Analysis a = analyze(s, roof, hw.threads);
+  const Occupancy o = occupancy(
+      a.footprint, CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
+                                hw.core.max_resident_blocks, hw.core.max_warps});
+  const GemmGrid g = grid_of(s);
+  const std::uint64_t splits =
+      s.decomposition.kind == GemmDecomposition::split_k ? s.decomposition.splits : 1;
+  const std::uint64_t blocks = s.batch.count * g.rows * g.cols * splits;
+  const std::uint64_t per_core = ceil_div(blocks, hw.cores);
+  const std::uint64_t resident = std::max<std::uint64_t>(1, std::min(o.blocks_per_core, per_core));
+  const std::uint64_t active_cores = std::min<std::uint64_t>(hw.cores, blocks);
+  const std::uint64_t steps = ceil_div(g.steps, splits);  // a block's K-steps (the longest)
+  const auto block_steps = static_cast<double>(blocks * steps);
+  const double clock_hz = static_cast<double>(hw.core_clock.frequency_hz);
+  const auto rate = [&](DataType type) {
+    return static_cast<double>(hw.core.compute.flops_per_cycle[index_of(type)]) * clock_hz;
+  };
+
+  TileEstimate e;
+  // One K-step of one block: its compute (at the unit's rate, or held by its SRAM operand reads
+  // or tile landings), its tiles' bytes and their way through the memory.
+  const double flops_step =
+      static_cast<double>(a.issued_flops - a.vector_flops) / block_steps / rate(s.dtype);
+  const double read_step = static_cast<double>(a.sram_read_bytes) / block_steps /
+                           (static_cast<double>(hw.core.sram.read_bytes_per_cycle) * clock_hz);
+  const double write_step = static_cast<double>(a.sram_write_bytes) / block_steps /
+                            (static_cast<double>(hw.core.sram.write_bytes_per_cycle) * clock_hz);
+  const double sram_step =
+      hw.core.sram.shared_port ? read_step + write_step : std::max(read_step, write_step);
+  const double compute_step = std::max(flops_step, sram_step);
+  const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
+  double latency = hw.hbm.access_latency.seconds();
+  if (hw.l2) latency += hw.l2->hit_latency.seconds();
+  // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming.
+  const double transfer_step =
+      bytes_step * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
+  // The r resident blocks share the compute unit; each block keeps `stages` K-steps of loads in
+  // flight (with one stage its load waits for its compute, and neither hides the other); the
+  // core keeps at most its in-flight limit outstanding (Little's law).
+  const auto r = static_cast<double>(resident);
+  const double shared_compute = r * compute_step;
+  const double fetch = (latency + transfer_step + (s.stages == 1 ? compute_step : 0)) / s.stages;
+  const double in_flight =
+      r * bytes_step * latency / static_cast<double>(hw.core.max_bytes_in_flight);
+  const double step = std::max({shared_compute, fetch, in_flight});
+  const double rounds = static_cast<double>(ceil_div(per_core, resident));
+  e.compute_s = rounds * static_cast<double>(steps) * shared_compute;
+  e.latency_s = rounds * static_cast<double>(steps) * std::max(fetch, in_flight);
+  e.sram_s = rounds * static_cast<double>(steps) * r * sram_step;
+  // The split's adds, on the vector units, after the loop.
+  if (a.vector_flops > 0) {
+    e.compute_s += static_cast<double>(a.vector_flops) / static_cast<double>(blocks) *
+                   static_cast<double>(per_core) / rate(DataType::fp32);
+  }
+  const auto q = static_cast<double>(a.hbm_bytes());
+  e.hbm_s = q / hw.hbm_bytes_per_s();
+  if (hw.l2) e.l2_s = q / static_cast<double>(hw.l2->bandwidth.bytes_per_second);
+  const std::uint64_t launch_cycles =
+      hw.core.block_launch.count + a.footprint.warps * hw.core.warp_launch.count;
+  e.launch_s = rounds * static_cast<double>(launch_cycles) / clock_hz;
+  if (splits > 1) {
+    // The last split reads the others' partial sums after its own K loop: one latency, then the
+    // bytes at the core's share of the HBM's bandwidth.
+    const double partials =
+        static_cast<double>((splits - 1) * s.tile.m * s.tile.n * element_bytes(s.accumulator));
+    e.reduction_s = latency + partials * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
+  }
+  const double pipeline = rounds * static_cast<double>(steps) * step;
+  e.limited_by = step == shared_compute ? (compute_step == flops_step ? "compute" : "sram")
+                 : step == fetch        ? "latency"
+                                        : "in_flight";
+  double longest = pipeline;
+  for (const auto& [name, seconds] :
+       {std::pair<const char*, double>{"hbm", e.hbm_s}, {"l2", e.l2_s}}) {
+    if (seconds > longest) {
+      longest = seconds;
+      e.limited_by = name;
+    }
+  }
+  e.time_s = longest + e.launch_s + e.reduction_s;
+  return e;
+}
+
+std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hw) {
+  const std::uint32_t warp_size = hw.threads.warp_size;
+  std::optional<Scored> best;
+  std::optional<Scored> best_unsplit;
+  std::optional<Scored> best_split;
+  std::uint64_t candidates = 0;
+  for (std::uint64_t tm : tile_sizes({16, 32, 64, 128, 256}, spec.m)) {
+    for (std::uint64_t tn : tile_sizes({32, 64, 128, 256}, spec.n)) {
+      for (std::uint64_t tk : tile_sizes({32, 64, 128}, spec.k)) {
+        for (std::uint64_t warps : {1, 2, 4, 8}) {
+          for (std::uint64_t rows_of_warps = 1; rows_of_warps <= warps; rows_of_warps *= 2) {
+            const std::uint64_t cols_of_warps = warps / rows_of_warps;
+            if (tm % rows_of_warps != 0 || tn % cols_of_warps != 0) continue;
+            const std::uint64_t w_m = tm / rows_of_warps, w_n = tn / cols_of_warps;
+            const RegisterTile r = register_tile_of(w_m, w_n, warp_size);
+            if (r.m == 0) continue;
+            // A warp's fragments shared by the warp; on Hopper-style cores also by a warpgroup
+            // of four warps of the grid, down the block first.
+            std::vector<WarpTile> sharing{WarpTile{w_m, w_n, 1}};
+            if (hw.threads.warpgroup_mma && warps % 4 == 0) {
+              const std::uint64_t down = rows_of_warps % 4 == 0   ? 4
+                                         : rows_of_warps % 2 == 0 ? 2
+                                                                  : 1;
+              if (cols_of_warps % (4 / down) == 0)
+                sharing.push_back(WarpTile{w_m * down, w_n * (4 / down), 4});
+            }
+            for (const WarpTile& w : sharing) {
+              GemmSpec c = spec;
+              c.tile_auto = false;  // a candidate as if written out
+              c.tile = TileShape{tm, tn, tk};
+              c.register_tile = r;
+              c.warp_tile = w;
+              c.stages = 1;
+              const Footprint one_stage = footprint(c, hw.threads);
+              if (!runs_on(c, hw, one_stage)) continue;
+              const std::uint64_t steps = grid_of(c).steps;
+              for (std::uint32_t stages = 1; stages <= std::min<std::uint64_t>(4, steps);
+                   ++stages) {
+                c.stages = stages;
+                c.decomposition = DecompositionParams{};
+                if (stages > 1 && !runs_on(c, hw, footprint(c, hw.threads))) break;
+                // Split-K adds its partial sums in FP32: only on machines that have it.
+                const std::uint64_t most_splits =
+                    hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] ? 64 : 1;
+                for (std::uint64_t splits = 1;
+                     splits <= std::min<std::uint64_t>(most_splits, steps); splits *= 2) {
+                  c.decomposition = splits == 1
+                                        ? DecompositionParams{}
+                                        : DecompositionParams{GemmDecomposition::split_k, splits};
+                  if (stages > 1 && stages > steps / splits) break;
+                  if (check_rules(c)) continue;
+                  const GemmGrid g = grid_of(c);
+                  Scored scored{c, estimate_tile(c, hw),
+                                spec.batch.count * g.rows * g.cols * splits};
+                  ++candidates;
+                  std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
+                  if (!kind || better(scored, *kind)) kind = scored;
+                  if (!best || better(scored, *best)) best = std::move(scored);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!best) return std::nullopt;
+  GemmSpec chosen = best->spec;
+  chosen.tile_auto = true;
+  TileChoice choice;
+  choice.candidates = candidates;
+  choice.estimated_time_s = best->estimate.time_s;
+  choice.limited_by = best->estimate.limited_by;
+  choice.reason = fmt::format("{}: {} (of {} candidates that fit a core)", candidate_label(chosen),
+                              estimate_text(best->estimate), candidates);
+  const bool split = chosen.decomposition.splits > 1;
+  const std::optional<Scored>& other = split ? best_unsplit : best_split;
+  if (other) {
+    choice.reason +=
+        fmt::format("; the best {}: {}, {}", split ? "without split-K" : "with split-K",
+                    candidate_label(other->spec), estimate_text(other->estimate));
+  }
+  chosen.choice = choice;
+  return chosen;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,58 @@
+// `tile: auto`: the tile, stages, register and warp tiles and the split-K of a tiled GEMM chosen
+// for a machine, as a cuBLAS-style heuristic does: every candidate of a fixed set that fits a
+// core is estimated by the analytical model with the machine's occupancy and waves, and the
+// fastest estimate wins.
+//
+// Candidates: tiles B_M from {16, 32, 64, 128, 256} (M itself when M < 16), B_N from {32, 64, 128,
+// 256} (N when N < 32), B_K from {32, 64, 128} (K when K < 32), each no larger than its matrix
+// size; 1 to 4 stages; 1, 2, 4 or 8 warps a block, laid out as a grid of warp tiles over the
+// block's outputs, each warp's threads as square a grid as divides the warp tile (its register
+// tile), operand fragments shared by the warp (warp_tile; by a warpgroup of four warps as well,
+// on cores with warpgroup MMA); split-K over 1, 2, 4, ... 64 splits (at most the K-steps).
+//
+// The estimate of a candidate on the machine, c cores, the busiest running n = ceil(blocks / c)
+// blocks, r of them resident at once, each of k K-steps (of its split):
+//   a K-step of a block: compute t_c (its FLOPs at the core's rate, or its SRAM operand reads
+//   and tile landings at the ports, the longer) and fetch t_f = (L + t_x (+ t_c with one
+//   stage)) / stages, L the load latency (the HBM's plus the L2's hit latency), t_x its tiles'
+//   bytes at the core's share of BW; the r blocks share the compute unit and the core's
+//   in-flight limit: a step takes max(r t_c, t_f, r x its bytes x L / the limit)
+//   pipeline  ceil(n / r) x k x that step
+//   time      the longest of the pipeline, Q / BW and Q / the L2's port, plus the blocks'
+//             launches (ceil(n / r) x the launch latency) and, with split-K, the last split's
+//             tail (L and its partial sums at the core's share of BW) and its adds at FP32.
+// Ties go to the candidate with fewer splits, then fewer blocks, then fewer stages, then fewer
+// threads (the order they are listed in).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/hardware.hpp"
+#include "workloads/gemm.hpp"
+
+namespace ridgeline {
+
+/// The estimate of one GEMM configuration on a machine.
+struct TileEstimate {
+  double time_s = 0;
+  /// The longest term: "compute", "sram", "latency", "in_flight" (the pipeline's step), or
+  /// "hbm", "l2" (the memory's bandwidth).
+  std::string limited_by;
+  double compute_s = 0;
+  double sram_s = 0;
+  double hbm_s = 0;
+  double l2_s = 0;
+  double latency_s = 0;
+  double launch_s = 0;
+  double reduction_s = 0;
+};
+
+/// The estimate of `spec` (a tiled GEMM whose tile is set) on `hardware`, as the chooser makes it.
+TileEstimate estimate_tile(const GemmSpec& spec, const HardwareParams& hardware);
+
+/// `spec` (tile: auto) with its tile, stages, register and warp tiles and split chosen for
+/// `hardware`, and `choice` saying what and why; std::nullopt when no candidate fits a core.
+std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hardware);
+
+}  // namespace ridgeline
