@@ -102,6 +102,9 @@ struct Analysis {
   std::uint64_t hbm_write_bytes = 0;    ///< outputs written at HBM
   std::uint64_t sram_read_bytes = 0;    ///< operands read from SRAM into registers
   std::uint64_t sram_write_bytes = 0;   ///< loaded tiles written into SRAM
+  /// Of hbm_read_bytes, in a kernel with SRAM tiles: read straight into registers beside them
+  /// (a split-K's partial sums). Without SRAM tiles every load lands in registers.
+  std::uint64_t hbm_register_read_bytes = 0;
   std::uint64_t local_read_bytes = 0;   ///< spilled registers reloaded from local memory
   std::uint64_t local_write_bytes = 0;  ///< spilled registers written to local memory
   Roof roof;

@@ -377,6 +377,7 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   const std::uint64_t partials = (splits - 1) * batch * s.m * s.n * element_bytes(s.accumulator);
   a.hbm_write_bytes += partials;
   a.hbm_read_bytes += partials;
+  a.hbm_register_read_bytes = partials;  // the last split adds them in registers
   a.vector_flops = (splits - 1) * batch * mp * np;
   a.issued_flops += a.vector_flops;
   if (tiled) {

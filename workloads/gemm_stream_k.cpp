@@ -147,6 +147,7 @@ Analysis analyze_stream_k(const GemmSpec& s, const Roof& roof, const KernelTarge
     a.vector_flops += helpers * s.tile.m * s.tile.n;
   }
   a.hbm_read_bytes += partials;
+  a.hbm_register_read_bytes += partials;  // the owners add them in registers
   a.hbm_write_bytes += partials;
   a.issued_flops += a.vector_flops;
   a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops);

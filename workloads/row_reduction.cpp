@@ -145,12 +145,14 @@ Analysis analyze(const RowReductionSpec& s, const Roof& roof, const KernelTarget
   const std::uint64_t per_element =
       c.flops_per_element + (s.parameters() > 0 ? c.affine_flops_per_element : 0);
   const std::uint64_t flops = rows * (per_element * columns + c.flops_per_row);
-  const std::uint64_t read = s.passes * rows * columns * e + blocks * s.parameters() * columns * e;
+  const std::uint64_t parameter_bytes = blocks * s.parameters() * columns * e;
+  const std::uint64_t read = s.passes * rows * columns * e + parameter_bytes;
   Analysis a = streamed_analysis(flops, read, rows * columns * e, roof, footprint(s, target));
   if (s.passes == 1) {
-    // Rows land in SRAM once and are read once a sweep.
+    // Rows land in SRAM once and are read once a sweep; the parameters go to registers.
     a.sram_write_bytes = rows * columns * e;
     a.sram_read_bytes = c.sweeps * rows * columns * e;
+    a.hbm_register_read_bytes = parameter_bytes;
   }
   return a;
 }

@@ -13,11 +13,13 @@ EnergyCounts analytical_energy_counts(const HardwareParams& hw, const WorkloadSp
   const std::uint64_t loaded = a.hbm_read_bytes + a.local_read_bytes;
   const std::uint64_t stored = a.hbm_write_bytes + a.local_write_bytes;
   if (runs_on(workload) == Runner::cores) {
-    // A kernel's loads land in SRAM when it has SRAM tiles (a tiled GEMM), else in registers;
-    // spilled registers are reloaded into registers either way. The run counts the same bytes
-    // load by load (CoreStats::register_load_bytes); the invariants hold the two equal.
+    // A kernel's loads land in SRAM when it has SRAM tiles (a tiled GEMM), but for those it
+    // reads into registers beside them (a split-K's partial sums), else in registers; spilled
+    // registers are reloaded into registers either way. The run counts the same bytes load by
+    // load (CoreStats::register_load_bytes); the invariants hold the two equal.
     const std::uint64_t into_registers =
-        (a.sram_write_bytes > 0 ? 0 : a.hbm_read_bytes) + a.local_read_bytes;
+        (a.sram_write_bytes > 0 ? a.hbm_register_read_bytes : a.hbm_read_bytes) +
+        a.local_read_bytes;
     c.register_write_bytes = into_registers;
     c.register_read_bytes = stored;
     c.sram_read_bytes = a.sram_read_bytes;
