@@ -446,7 +446,7 @@ void Core::issue_memory_requests(Time t) {
       }
     }
     if (observing(observer_)) report_op(UnitKind::dma, next.slot, next.op, t, t, done, done);
-    if (!is_load && posted(*block.program, next.op)) {
+    if (!is_load && block.program->posted(next.op)) {
       completions_.push(Completion{done.ps(), next_sequence_++, next.slot, kPostedStoreOp, bytes});
       issued(next.slot, next.op, t);
       ++stats_.ops;
@@ -456,13 +456,6 @@ void Core::issue_memory_requests(Time t) {
     schedule(done, next.slot, next.op);
     issued(next.slot, next.op, t);
   }
-}
-
-bool Core::posted(const Program& program, std::uint32_t op) const {
-  for (const Successor* s = program.successors_begin(op); s != program.successors_end(op); ++s) {
-    if (s->kind != EdgeKind::issue_order) return false;
-  }
-  return true;
 }
 
 void Core::store_accepted(std::uint64_t bytes, Time t) {

@@ -142,9 +142,6 @@ class Core : public sc_core::sc_module, public Wakeable, public FlagWaiter {
   void issue_memory_requests(Time now);
   void issue_compute(std::uint32_t slot, std::uint32_t op, Time now);
   void schedule(Time when, std::uint32_t slot, std::uint32_t op);
-  /// A store nothing waits for but its block's end: posted, as a GPU's warps exit without waiting
-  /// for their stores to be acknowledged.
-  bool posted(const Program& program, std::uint32_t op) const;
   void store_accepted(std::uint64_t bytes, Time now);
   void retire(std::uint32_t slot, Time now);
   void release_counts(Release what);

@@ -508,6 +508,7 @@ RowAccessTiming DramChannel::write(Time now, const RowAccess& a) {
   if (covered_by_queued_write(a)) {
     ++stats_.writes_merged;
     result.accepted = now;
+    result.merged = true;
     return result;
   }
   Time accepted = now;

@@ -266,6 +266,8 @@ struct RowAccessTiming {
   /// fr_fcfs: a posted write (queued; its DRAM timing is decided when its batch drains) or a read
   /// served from a queued write. Then only `accepted` is meaningful.
   bool queued = false;
+  /// fr_fcfs: a write whose bursts a queued write already holds (merged into it: no bus time).
+  bool merged = false;
   Time accepted;  ///< when the controller took the access (later than its arrival when full)
 };
 

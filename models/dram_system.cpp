@@ -76,7 +76,8 @@ DramSystem::Served DramSystem::access(Time now, const Region& region, bool is_wr
           served.queue_delay = max(served.queue_delay, t.accepted - now);
         }
         served.data_done = max(served.data_done, t.accepted);
-        if (is_write) served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
+        // A merged write's bursts go with the write that holds them: its bus time is theirs.
+        if (is_write && !t.merged) served.bus_busy += unit.bus_time(piece.bytes / burst_bytes_);
         continue;
       }
       if (last_request_[piece.unit] != request_) {

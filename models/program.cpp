@@ -53,13 +53,21 @@ std::string Program::label(std::uint32_t op) const {
   return text;
 }
 
+bool Program::posted(std::uint32_t op) const {
+  if (ops_[op].kind != OpKind::store) return false;
+  for (const Successor* s = successors_begin(op); s != successors_end(op); ++s) {
+    if (s->kind != EdgeKind::issue_order) return false;
+  }
+  return true;
+}
+
 Time Program::critical_path(const std::function<OpTiming(const Op&)>& timing) const {
   // Longest path over the library's topological order.
   std::vector<Time> start(ops_.size());
   Time longest;
   for (std::uint32_t op : graph_->topological_order) {
     const OpTiming t = timing(ops_[op]);
-    longest = max(longest, start[op] + t.completion);
+    longest = max(longest, start[op] + (posted(op) ? t.occupancy : t.completion));
     for (const Successor* s = successors_begin(op); s != successors_end(op); ++s) {
       const Time ready =
           start[op] + (s->kind == EdgeKind::issue_order ? t.occupancy : t.completion);

@@ -273,10 +273,15 @@ class Program {
     Time completion;  ///< the result is ready this long after the start
   };
 
+  /// Whether `op` is a store that no op waits for (only issue-order successors): posted, as a
+  /// GPU's warps exit without waiting for their stores to be acknowledged (Core).
+  bool posted(std::uint32_t op) const;
+
   /// The longest path through the program when each op takes `timing(op)` and nothing else
   /// contends: a lower bound on one block's run time. A successor on an issue-order edge starts
   /// when its predecessor's occupancy ends (ops of one queue or unit run in order); on a data or
-  /// buffer edge, when its predecessor completes.
+  /// buffer edge, when its predecessor completes. A posted store ends the path at its occupancy
+  /// (its data taken), not at its acknowledgement.
   Time critical_path(const std::function<OpTiming(const Op&)>& timing) const;
 
  private:

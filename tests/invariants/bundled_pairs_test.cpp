@@ -199,7 +199,7 @@ std::optional<std::string> skipped_by_default(const std::string& hardware,
   return std::nullopt;
 }
 
-// The whole product (17 hardware files x 47 workloads, 612 of the pairs accepted) takes more CPU
+// The whole product (17 hardware files x 58 workloads, 755 of the pairs accepted) takes more CPU
 // than a test run should (19 minutes when it was 14 x 40, before the GPU presets' detailed HBM),
 // and most of it repeats itself: a workload's fifth GPU finds little its first four did not. By
 // default each workload runs on kMachinesPerWorkload of the hardware files that run it, taken in
