@@ -33,4 +33,4 @@ check 0 vector-add-short-last-block run $seed configs/workloads/vector-add.yaml 
   --set workload.length=1000003
 check 0 analyze analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml --json "$out/a.json"
 check 2 bad-input analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml \
-  --set workload.tile.m=48
+  --set workload.tile.m=8192
