@@ -440,6 +440,26 @@ void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint
   sectors.clear();
 }
 
+void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
+  if (bytes == 0) return;
+  for_each_line(address, bytes,
+                [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset,
+                    std::uint64_t covered) {
+                  // The sectors the bytes touch: a kernel's tensor starts and ends on sectors.
+                  const std::uint8_t touched = sector_bits(
+                      offset >> sector_shift_, ((offset + covered - 1) >> sector_shift_) + 1);
+                  std::uint32_t way = sets_.find(set, line);
+                  if (way == CacheSets::kNoWay) {
+                    way = sets_.victim(set);
+                    sets_.install(set, way, line, CacheSets::kValid, touched, 0);
+                    sets_.ready_ps(set, way) = 0;
+                  } else {
+                    sets_.touch(set, way);
+                    sets_.mark_sectors(set, way, touched, 0);
+                  }
+                });
+}
+
 void L2CacheTiming::end_of_run() {
   std::uint64_t lines = 0;
   std::uint64_t sectors = 0;

@@ -285,6 +285,11 @@ class L2CacheTiming final : public MemoryLevel {
   /// Serves a request of the cores arriving at `now` (in time order); returns when it is done.
   Time access(Time now, const Region& region, bool is_write);
 
+  /// Puts the lines of [address, address + bytes) in the cache, clean, before the run starts,
+  /// as a kernel before this one left them (they count in no statistic). Where a set cannot
+  /// hold them all, the last ones placed stay, as least-recently-used replacement keeps them.
+  void preload(std::uint64_t address, std::uint64_t bytes);
+
   /// Counts the dirty lines (dirty_at_end_lines, dirty_at_end_bytes) and leaves them dirty.
   void end_of_run() override;
 

@@ -30,6 +30,8 @@ class L2Cache : public MemoryLevelModule, private MemoryBelow {
   ~L2Cache() override;
 
   const L2CacheTiming& timing() const { return timing_; }
+  /// Before the run starts: lines to place in it (L2CacheTiming::preload).
+  L2CacheTiming& timing() { return timing_; }
 
   MemoryTargetSocket& port() override { return port_socket; }
   tlm::tlm_initiator_socket<>& memory() override { return memory_socket; }

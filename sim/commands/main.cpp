@@ -16,6 +16,9 @@
 #include "sim/commands/validate.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/config/run_config.hpp"
+#include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_report.hpp"
+#include "sim/graph/graph_run.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/simulate.hpp"
@@ -41,6 +44,8 @@ struct RunOptions {
   std::string html_path;
   bool quiet = false;
   WaveformOptions traces;
+  std::vector<std::string> l2_resident;  ///< run: input tensors in the L2 at the start
+  unsigned jobs = 1;                     ///< run of a graph: kernels simulated at once
 };
 
 // The trace options as typed; read into RunOptions::traces once the command line is parsed.
@@ -176,7 +181,44 @@ RunConfig load_and_warn(const RunOptions& options) {
   return config;
 }
 
+// A graph workload (kind: graph, transformer): its kernels' figures and the graph's totals. Its
+// pictures are a single kernel's for now: asked of a graph, they are refused, not left out.
+int graph_command(const RunOptions& options, bool simulate) {
+  for (const auto& [asked, option] :
+       {std::pair{!options.roofline_path.empty(), "--roofline"},
+        std::pair{!options.html_path.empty(), "--report"},
+        std::pair{options.traces.any(), "--vcd / --timeline"},
+        std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
+    if (asked) {
+      throw ConfigError(SourceLocation{option, 0, 0}, "", "",
+                        fmt::format("is for a single kernel; {} is a graph of kernels",
+                                    options.workload),
+                        "leave it out, or run one of the graph's kernels as a workload of its "
+                        "own");
+    }
+  }
+  const GraphConfig config =
+      load_graph_config(options.hardware, options.workload, options.overrides);
+  std::cerr << warning_lines(config.warnings) << std::flush;
+  std::vector<KernelSimulation> runs;
+  if (simulate) runs = simulate_graph(config, options.jobs);
+  const std::vector<KernelSimulation>* simulated = simulate ? &runs : nullptr;
+  if (!options.json_path.empty()) {
+    write_file_atomically(options.json_path,
+                          graph_report_json(config, simulated).dump(2) + "\n");
+  }
+  if (!options.csv_path.empty())
+    write_file_atomically(options.csv_path, graph_report_csv(config, simulated));
+  if (!options.quiet) std::cout << graph_report_text(config, simulated);
+  return 0;
+}
+
+bool is_graph_workload(const RunOptions& options) {
+  return is_graph_kind(workload_kind_of(options.workload, options.overrides));
+}
+
 int analyze_command(const RunOptions& options) {
+  if (is_graph_workload(options)) return graph_command(options, false);
   const RunConfig config = load_and_warn(options);
   write_report_files(options, report_json(config, nullptr));
   if (!options.quiet) std::cout << report_text(config, nullptr);
@@ -184,7 +226,9 @@ int analyze_command(const RunOptions& options) {
 }
 
 int run_command(const RunOptions& options) {
+  if (is_graph_workload(options)) return graph_command(options, true);
   RunConfig config = load_and_warn(options);
+  set_l2_resident(config, options.l2_resident);
   // Under a power limit the analytical model's clock is checked against runs of the kernel, each
   // a child process (sim/commands/power_limit_runs), before the run reported here.
   settle_power_limit(config);
@@ -288,11 +332,21 @@ int main(int argc, char** argv) {
   run->add_flag("--quiet", options.quiet, "print nothing on stdout");
   WaveformOptionsText trace_text;
   add_trace_arguments(*run, options.traces, trace_text);
+  run->add_option("--l2-resident", options.l2_resident,
+                  "start with these input tensors of the workload in the L2, as a kernel before "
+                  "it left them, e.g. --l2-resident A or x,weight (a graph decides this itself)")
+      ->delimiter(',');
 
-  // -j's default, in the help of study and sweep.
+  // -j's default, in the help of run, study and sweep.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string jobs_help =
       fmt::format("simulations run at once (default: the machine's cores, {})", cores);
+  options.jobs = cores;
+  run->add_option("-j,--jobs", options.jobs,
+                  fmt::format("a graph workload's kernels simulated at once (default: the "
+                              "machine's cores, {})",
+                              cores))
+      ->check(kJobs);
 
   StudyOptions study;
   study.jobs = cores;

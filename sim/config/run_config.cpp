@@ -1,6 +1,9 @@
 #include "sim/config/run_config.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/config/config_node.hpp"
 #include "sim/config/hardware_config.hpp"
@@ -15,8 +18,6 @@ Roof roof_of(const HardwareParams& hardware, DataType type) {
               hardware.peak_flop_per_s(DataType::fp32)};
 }
 
-namespace {
-
 void check_override_roots(const std::vector<std::string>& overrides) {
   for (const auto& assignment : overrides) {
     if (assignment.rfind("hardware.", 0) == 0 || assignment.rfind("workload.", 0) == 0) continue;
@@ -26,7 +27,27 @@ void check_override_roots(const std::vector<std::string>& overrides) {
   }
 }
 
-}  // namespace
+void set_l2_resident(RunConfig& config, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  const SourceLocation where{"--l2-resident", 0, 0};
+  if (!config.hardware.l2) {
+    throw ConfigError(where, "", fmt::format("{}", fmt::join(names, ",")),
+                      fmt::format("hardware '{}' has no L2 to hold them", config.hardware.name),
+                      "give a machine with an l2 section, or leave --l2-resident out");
+  }
+  std::vector<std::string> inputs;
+  for (const TensorRef& tensor : workload_tensors(config.workload)) {
+    if (tensor.role == TensorRole::input) inputs.push_back(tensor.name);
+  }
+  for (const std::string& name : names) {
+    if (std::find(inputs.begin(), inputs.end(), name) == inputs.end()) {
+      throw ConfigError(where, "", name,
+                        fmt::format("is not an input tensor of this {}", kind_name(config.workload)),
+                        fmt::format("its inputs: {}", fmt::join(inputs, ", ")));
+    }
+  }
+  config.l2_resident = names;
+}
 
 std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {
   if (runs_on(workload) == Runner::trace_players) return std::nullopt;  // no FLOPs: no type

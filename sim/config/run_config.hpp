@@ -34,6 +34,9 @@ struct RunConfig {
   /// below its bandwidth): hardware's first, then the workload's, each once. The commands print
   /// them on stderr before they run; the JSON report records them (config.warnings).
   std::vector<ConfigWarning> warnings;
+  /// The workload's input tensors (by the kind's own names: "A", "x") that are in the L2 when
+  /// the run starts, as a kernel before it left them (a graph's, or `run --l2-resident`).
+  std::vector<std::string> l2_resident;
 };
 
 /// A configuration document: a file, or its text given in the file's place (a YAML string from
@@ -50,6 +53,14 @@ RunConfig load_config(const std::string& hardware_path, const std::string& workl
 /// The same for documents that may be given as text.
 RunConfig load_config(const ConfigInput& hardware, const ConfigInput& workload,
                       const std::vector<std::string>& overrides);
+
+/// Every override's key path starts with `hardware.` or `workload.` (throws ConfigError).
+void check_override_roots(const std::vector<std::string>& overrides);
+
+/// Sets config.l2_resident to `names`, the workload's input tensors that a kernel before it
+/// left in the L2 (`run --l2-resident`); throws ConfigError for a name that is no input of the
+/// workload, or a machine without an L2.
+void set_l2_resident(RunConfig& config, const std::vector<std::string>& names);
 
 /// The machine's two roofline ceilings for `type`.
 Roof roof_of(const HardwareParams& hardware, DataType type);

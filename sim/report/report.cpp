@@ -375,6 +375,14 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
 
 }  // namespace
 
+Json report_hardware_json(const RunConfig& config) {
+  Json hardware = hardware_json(config);
+  add_hardware_compute(hardware, config);
+  add_hardware_l2(hardware, config);
+  add_hardware_energy(hardware, config);
+  return hardware;
+}
+
 Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   // Room for every section at once: an object is a vector of (const key, value) pairs, which
   // copies (cannot move) each section it holds, subtrees and all, whenever it grows (5 % of the
@@ -388,12 +396,9 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
                       {"warnings", Json::array()}};
   for (const ConfigWarning& warning : config.warnings)
     report["config"]["warnings"].push_back(warning.text());
-  report["hardware"] = hardware_json(config);
+  report["hardware"] = report_hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);
-  add_hardware_compute(report["hardware"], config);
-  add_hardware_l2(report["hardware"], config);
-  add_hardware_energy(report["hardware"], config);
   add_analytical_compute(report["analytical"], config);
   add_levels(report["analytical"], analytical_levels(config));
   add_analytical_energy(report["analytical"], config);

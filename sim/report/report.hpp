@@ -17,6 +17,8 @@ namespace ridgeline {
 Json report_json(const RunConfig& config, const SimulationResult* simulated);
 
 /// The human-readable report of the same figures.
+/// The report's `hardware` section: the machine as `config` runs it.
+Json report_hardware_json(const RunConfig& config);
 std::string report_text(const RunConfig& config, const SimulationResult* simulated);
 
 /// A bound as the text reports and the study name it: "compute", or "memory (l2)" with the

@@ -4,6 +4,7 @@
 
 #include <systemc>
 
+#include "models/l2_cache_module.hpp"
 #include "sim/run/accelerator.hpp"
 #include "sim/run/invariants.hpp"
 #include "sim/run/run_limits.hpp"
@@ -84,11 +85,24 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
   return result;
 }
 
+// The tensors a kernel before this one left in the L2 (RunConfig::l2_resident), in their order.
+void preload_l2(Accelerator& accelerator, const RunConfig& config) {
+  if (config.l2_resident.empty()) return;
+  auto* l2 = accelerator.levels.empty() ? nullptr : dynamic_cast<L2Cache*>(accelerator.levels[0].get());
+  if (!l2) throw InternalError("L2-resident tensors asked of a machine without an L2");
+  for (const TensorRef& tensor : workload_tensors(config.workload)) {
+    for (const std::string& name : config.l2_resident) {
+      if (name == tensor.name) l2->timing().preload(tensor.address, tensor.bytes());
+    }
+  }
+}
+
 // Blocks of a kernel on the cores: the time is the last core's finish.
 SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
                                  const WaveformOptions& traces, ActivityObserver* also) {
   check_simulated_time_fits(config, simulated_time_bound_ps(config, kernel));
   Accelerator accelerator("top", config.hardware, kernel);
+  preload_l2(accelerator, config);
   run_traced(accelerator, config, traces, also);
   if (accelerator.flags.waiting() > 0) {
     throw InternalError(fmt::format(

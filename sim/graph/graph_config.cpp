@@ -1,0 +1,382 @@
+#include "sim/graph/graph_config.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "sim/config/config_node.hpp"
+#include "sim/config/hardware_config.hpp"
+#include "sim/config/workload_config.hpp"
+#include "sim/graph/transformer.hpp"
+
+namespace ridgeline {
+
+bool is_graph_kind(std::string_view kind) { return kind == "graph" || kind == "transformer"; }
+
+std::string workload_kind_of(const std::string& workload_path,
+                             const std::vector<std::string>& overrides) {
+  return load_document(workload_path, "workload", overrides).required("kind").text();
+}
+
+namespace {
+
+// A graph tensor as its first binding gave it, for the later ones to agree with.
+struct TensorUse {
+  TensorShape shape;
+  DataType dtype = DataType::fp32;
+  std::string how;  ///< "as kernel 'fc1' writes it"
+  std::uint64_t bytes() const { return shape.elements() * element_bytes(dtype); }
+};
+
+// A violation of a kernel's workload, at its key below the kernel's `workload:` node (the rules
+// name keys from `workload.`); the power limit's is the hardware's.
+[[noreturn]] void fail_in_kernel(const ConfigNode& kernel_workload, const ConfigNode& hardware,
+                                 const Violation& violation) {
+  const bool of_hardware = violation.key_path.rfind("hardware.", 0) == 0;
+  for (const std::string& path : {violation.key_path, violation.fallback_key_path}) {
+    if (path.empty()) continue;
+    std::string full = path;
+    if (!of_hardware && path.rfind("workload", 0) == 0) {
+      full = kernel_workload.key_path() + path.substr(std::string_view("workload").size());
+    }
+    const ConfigNode& root = of_hardware ? hardware : kernel_workload;
+    const ConfigNode node = root.find(full);
+    if (node.key_path() == full) node.fail(violation.rule, violation.fix);
+  }
+  (of_hardware ? hardware : kernel_workload).fail(violation.rule, violation.fix);
+}
+
+// The names in a list of tensor names.
+std::vector<std::string> names_in(const ConfigNode& list, std::vector<ConfigNode>& nodes) {
+  nodes = list.items("tensor names");
+  std::vector<std::string> names;
+  for (const ConfigNode& node : nodes) {
+    std::string name = node.text();
+    if (name.empty()) node.fail("a tensor's name is not empty", "e.g. x, layers.0.q");
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// The kernel's own `workload:` document, for a run of its own; also what makes two kernels the
+// same workload.
+std::string document_of(const ConfigNode& workload) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "workload" << YAML::Value << workload.yaml()
+      << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string list_of(const std::vector<TensorRef>& refs) {
+  std::vector<std::string> names;
+  for (const TensorRef& ref : refs) names.push_back(ref.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+class GraphReader {
+ public:
+  GraphReader(GraphConfig& config, const ConfigNode& hardware)
+      : config_(config), hardware_(hardware) {}
+
+  void read(const ConfigNode& graph) {
+    graph.required("kind").choice({"graph"});
+    std::set<std::string> inputs;
+    if (auto listed = graph.optional("inputs")) {
+      std::vector<ConfigNode> nodes;
+      const std::vector<std::string> names = names_in(*listed, nodes);
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!inputs.insert(names[i]).second) nodes[i].fail("is listed twice", "list it once");
+        input_nodes_.emplace(names[i], nodes[i]);
+      }
+      config_.inputs = names;
+    }
+    const ConfigNode kernels = graph.required("kernels");
+    const std::vector<ConfigNode> items = kernels.items("kernels");
+    if (items.empty()) kernels.fail("a graph has at least one kernel", "add a kernel");
+    for (const ConfigNode& item : items) read_kernel(item, inputs);
+    graph.reject_unknown_keys();
+    check_reads();
+    order(kernels);
+    place_in_l2();
+  }
+
+ private:
+  void read_kernel(const ConfigNode& item, const std::set<std::string>& inputs) {
+    GraphKernel kernel;
+    const ConfigNode name = item.required("name");
+    kernel.name = name.text();
+    if (kernel.name.empty()) name.fail("a kernel's name is not empty", "e.g. q_proj");
+    if (!kernel_names_.insert(kernel.name).second) {
+      name.fail("another kernel has this name", "give each kernel its own name");
+    }
+    const ConfigNode workload = item.required("workload");
+    const std::string kind = workload.required("kind").text();
+    if (is_graph_kind(kind)) {
+      workload.required("kind").fail("a graph's kernel is one kernel, not a graph of its own",
+                                     "write its kernels into this graph");
+    }
+    kernel.workload = parse_workload(workload);
+    if (runs_on(kernel.workload) != Runner::cores) {
+      workload.required("kind").fail(
+          fmt::format("a graph's kernels run on the cores; a {} is replayed by trace players",
+                      kind_name(kernel.workload)),
+          "run the trace on its own");
+    }
+    const std::string document = document_of(workload);
+    const std::size_t distinct = analyse(workload, kernel.workload, document);
+    kernel.workload = analysed_[distinct].workload;  // as checked: `tile: auto` resolved
+
+    std::vector<ConfigNode> read_nodes;
+    std::vector<ConfigNode> write_nodes;
+    kernel.reads = names_in(item.required("reads"), read_nodes);
+    kernel.writes = names_in(item.required("writes"), write_nodes);
+    item.reject_unknown_keys();
+
+    std::vector<TensorRef> ins;
+    std::vector<TensorRef> outs;
+    for (TensorRef& ref : workload_tensors(kernel.workload)) {
+      if (ref.role == TensorRole::input) ins.push_back(std::move(ref));
+      if (ref.role == TensorRole::output) outs.push_back(std::move(ref));
+    }
+    const std::string what = kind_name(kernel.workload).data();
+    if (kernel.reads.size() != ins.size()) {
+      item.required("reads").fail(
+          fmt::format("this {} reads {} tensors ({}), not {}", what, ins.size(), list_of(ins),
+                      kernel.reads.size()),
+          "name one graph tensor for each, in that order");
+    }
+    if (kernel.writes.size() != outs.size()) {
+      item.required("writes").fail(
+          fmt::format("this {} writes {} tensors ({}), not {}", what, outs.size(), list_of(outs),
+                      kernel.writes.size()),
+          "name one graph tensor for each, in that order");
+    }
+    const std::size_t index = config_.kernels.size();
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      const std::string& tensor = kernel.writes[i];
+      if (inputs.count(tensor)) {
+        write_nodes[i].fail("is a graph input (workload.inputs), given before the graph runs",
+                            "write a tensor of a new name");
+      }
+      if (auto other = writer_.find(tensor); other != writer_.end()) {
+        write_nodes[i].fail(
+            fmt::format("kernel '{}' writes this tensor already",
+                        config_.kernels[other->second].name),
+            "a tensor is written once: give this output a name of its own");
+      }
+      writer_.emplace(tensor, index);
+      agree(write_nodes[i], tensor, outs[i],
+            fmt::format("as kernel '{}' writes it (its {})", kernel.name, outs[i].name));
+    }
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      pending_reads_.push_back(PendingRead{read_nodes[i], kernel.reads[i], ins[i], kernel.name});
+    }
+    distinct_of_.push_back(distinct);
+    documents_.push_back(document);
+    config_.kernels.push_back(std::move(kernel));
+  }
+
+  // The kernel's workload analysed on the machine, once for each distinct workload.
+  std::size_t analyse(const ConfigNode& workload, const WorkloadSpec& spec,
+                      const std::string& text) {
+    if (auto found = distinct_.find(text); found != distinct_.end()) return found->second;
+    RunConfig run;
+    run.hardware_path = config_.hardware_path;
+    run.workload_path = fmt::format("{} ({})", config_.workload_path, workload.key_path());
+    run.overrides = hardware_overrides_;
+    run.hardware = config_.hardware;
+    run.workload = spec;
+    const YAML::Mark mark = workload.yaml().Mark();
+    run.workload_location = SourceLocation{config_.workload_path,
+                                           mark.is_null() ? 0 : mark.line + 1,
+                                           mark.is_null() ? 0 : mark.column + 1};
+    if (auto violation = check_and_analyze(run, [&] { return workload; })) {
+      fail_in_kernel(workload, hardware_, *violation);
+    }
+    analysed_.push_back(std::move(run));
+    distinct_.emplace(text, analysed_.size() - 1);
+    return analysed_.size() - 1;
+  }
+
+  // A binding of `tensor` to a kernel's tensor `ref` agrees with its first in elements and type.
+  void agree(const ConfigNode& at, const std::string& tensor, const TensorRef& ref,
+             const std::string& how) {
+    auto [use, first] = uses_.try_emplace(tensor, TensorUse{ref.shape, ref.dtype, how});
+    if (first) return;
+    const TensorUse& known = use->second;
+    if (known.shape.elements() != ref.shape.elements() || known.dtype != ref.dtype) {
+      at.fail(fmt::format("tensor '{}' is {} {} ({} elements) {}, but {} {} ({} elements) {}: "
+                          "shapes that do not agree",
+                          tensor, known.shape.text(), name_of(known.dtype),
+                          known.shape.elements(), known.how, ref.shape.text(),
+                          name_of(ref.dtype), ref.shape.elements(), how),
+              "make the kernels' shapes and data types agree");
+    }
+  }
+
+  void check_reads() {
+    for (const PendingRead& read : pending_reads_) {
+      const bool input = input_nodes_.count(read.tensor) > 0;
+      if (!input && !writer_.count(read.tensor)) {
+        read.node.fail(fmt::format("tensor '{}' is read, but no kernel writes it and "
+                                   "workload.inputs does not list it",
+                                   read.tensor),
+                       "add it to workload.inputs, or write it in a kernel");
+      }
+      read_tensors_.insert(read.tensor);
+      agree(read.node, read.tensor, read.ref,
+            fmt::format("as kernel '{}' reads it (its {})", read.kernel, read.ref.name));
+    }
+    for (const auto& [name, node] : input_nodes_) {
+      if (!read_tensors_.count(name)) {
+        node.warn("is listed in workload.inputs, but no kernel reads it", "remove it");
+      }
+    }
+  }
+
+  void order(const ConfigNode& kernels) {
+    config_.dependencies = kernel_dependencies(
+        config_.kernels, [&](const std::string& tensor) -> std::optional<std::size_t> {
+          auto found = writer_.find(tensor);
+          if (found == writer_.end()) return std::nullopt;
+          return found->second;
+        });
+    RunOrder order = run_order(config_.dependencies);
+    if (order.cycle) {
+      std::vector<std::string> steps;
+      const std::vector<std::size_t>& ring = order.cycle->kernels;
+      for (std::size_t i = 0; i < ring.size(); ++i) {
+        steps.push_back(fmt::format("'{}' waits for '{}'", config_.kernels[ring[i]].name,
+                                    config_.kernels[ring[(i + 1) % ring.size()]].name));
+      }
+      kernels.fail(fmt::format("the kernels wait for each other in a cycle: {} (each reads a "
+                               "tensor the next writes)",
+                               fmt::join(steps, ", ")),
+                   "a kernel may read only tensors written before it: break the cycle");
+    }
+    config_.order = std::move(order.order);
+  }
+
+  // Which inputs each kernel finds in the L2, and the distinct runs that follow.
+  void place_in_l2() {
+    const std::uint64_t capacity = config_.hardware.l2 ? config_.hardware.l2->capacity_bytes : 0;
+    std::list<std::string> recent;  // most recently touched first
+    std::unordered_map<std::string, std::list<std::string>::iterator> where;
+    auto touch = [&](const std::string& tensor) {
+      if (auto found = where.find(tensor); found != where.end()) recent.erase(found->second);
+      recent.push_front(tensor);
+      where[tensor] = recent.begin();
+    };
+    config_.run_of.assign(config_.kernels.size(), 0);
+    config_.l2_resident_bytes.assign(config_.kernels.size(), 0);
+    std::map<std::pair<std::size_t, std::vector<std::string>>, std::size_t> run_index;
+    for (std::size_t k : config_.order) {
+      const GraphKernel& kernel = config_.kernels[k];
+      std::vector<TensorRef> ins;
+      for (TensorRef& ref : workload_tensors(kernel.workload)) {
+        if (ref.role == TensorRole::input) ins.push_back(std::move(ref));
+      }
+      std::vector<std::string> resident;
+      std::uint64_t resident_bytes = 0;
+      std::set<std::string> counted;
+      for (std::size_t i = 0; i < kernel.reads.size(); ++i) {
+        const std::string& tensor = kernel.reads[i];
+        if (capacity == 0 || !where.count(tensor)) continue;
+        std::uint64_t distance = uses_.at(tensor).bytes();
+        for (const std::string& newer : recent) {
+          if (newer == tensor) break;
+          distance += uses_.at(newer).bytes();
+          if (distance > capacity) break;
+        }
+        if (distance > capacity) continue;
+        resident.push_back(ins[i].name);
+        if (counted.insert(tensor).second) resident_bytes += uses_.at(tensor).bytes();
+      }
+      for (const std::string& tensor : kernel.reads) touch(tensor);
+      for (const std::string& tensor : kernel.writes) touch(tensor);
+      config_.l2_resident_bytes[k] = resident_bytes;
+
+      const std::size_t distinct = distinct_of_[k];
+      auto [run, fresh] = run_index.try_emplace({distinct, resident}, config_.runs.size());
+      if (fresh) {
+        GraphRun added;
+        added.config = analysed_[distinct];
+        added.config.l2_resident = resident;
+        added.document = documents_[k];
+        config_.runs.push_back(std::move(added));
+      }
+      config_.runs[run->second].kernels.push_back(k);
+      config_.run_of[k] = run->second;
+    }
+  }
+
+  struct PendingRead {
+    ConfigNode node;
+    std::string tensor;
+    TensorRef ref;
+    std::string kernel;
+  };
+
+  GraphConfig& config_;
+  const ConfigNode& hardware_;
+ public:
+  std::vector<std::string> hardware_overrides_;
+
+ private:
+  std::set<std::string> kernel_names_;
+  std::map<std::string, ConfigNode> input_nodes_;
+  std::unordered_map<std::string, std::size_t> writer_;
+  std::unordered_map<std::string, TensorUse> uses_;
+  std::vector<PendingRead> pending_reads_;
+  std::set<std::string> read_tensors_;
+  std::unordered_map<std::string, std::size_t> distinct_;  // workload text -> analysed_
+  std::vector<RunConfig> analysed_;
+  std::vector<std::size_t> distinct_of_;  // kernel -> analysed_
+  std::vector<std::string> documents_;    // kernel -> its workload document
+};
+
+}  // namespace
+
+GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
+                              const std::vector<std::string>& overrides) {
+  check_override_roots(overrides);
+  GraphConfig config;
+  config.hardware_path = hardware_path;
+  config.workload_path = workload_path;
+  config.overrides = overrides;
+  const ConfigNode hardware = load_document(hardware_path, "hardware", overrides);
+  config.hardware = parse_hardware(hardware);
+  const ConfigNode workload = load_document(workload_path, "workload", overrides);
+  config.kind = workload.required("kind").choice({"graph", "transformer"});
+
+  GraphReader reader(config, hardware);
+  for (const std::string& o : overrides) {
+    if (o.rfind("hardware.", 0) == 0) reader.hardware_overrides_.push_back(o);
+  }
+  if (config.kind == "transformer") {
+    TransformerGraph generated = transformer_graph(workload);
+    config.description = generated.description;
+    config.fields = generated.fields;
+    YAML::Node top;
+    top["workload"] = generated.graph;
+    const ConfigNode graph = load_document_tree(
+        fmt::format("{} (the transformer's kernels)", workload_path), top, "workload", {});
+    reader.read(graph);
+  } else {
+    reader.read(workload);
+    config.description =
+        fmt::format("graph of {} kernels ({} distinct)", config.kernels.size(), config.runs.size());
+  }
+  for (const ConfigNode* document : {&hardware, &workload}) {
+    const std::vector<ConfigWarning>& found = document->warnings();
+    config.warnings.insert(config.warnings.end(), found.begin(), found.end());
+  }
+  return config;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,65 @@
+// A graph workload read and checked on a machine: `kind: graph` as written, `kind: transformer`
+// as its generator writes it (sim/graph/transformer.hpp). Each kernel is a single-kernel workload
+// (gemm, elementwise, row_reduction, attention, ...) read by the one workload reader and analysed
+// on the machine; kernels that are the same workload share one analysis and one simulation.
+//
+// The L2 between kernels: a kernel finds an input in the L2 at its start when the tensor was
+// touched (read or written) by an earlier kernel and the bytes of the distinct tensors touched
+// since then, with its own, fit the L2's capacity (least-recently-used reuse distance, whole
+// tensors, touched in each kernel's order: its reads, then its writes). The simulation starts
+// such a kernel with those tensors' lines in the L2 (RunConfig::l2_resident).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/config/run_config.hpp"
+#include "workloads/graph.hpp"
+
+namespace ridgeline {
+
+/// A kernel as it runs: the distinct workload and the tensors it finds in the L2.
+struct GraphRun {
+  RunConfig config;         ///< the kernel's workload analysed on the machine; l2_resident set
+  std::string document;     ///< its `workload:` document as YAML, for a run of its own
+  std::vector<std::size_t> kernels;  ///< the graph's kernels that are this run, in run order
+};
+
+struct GraphConfig {
+  std::string hardware_path;
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  HardwareParams hardware;
+  std::string kind;  ///< the workload's kind: "graph" or "transformer"
+  std::string description;  ///< "transformer: 32 layers, hidden 4096, ... prefill of 2048 tokens"
+  /// The generator's keys (transformer: hidden, heads, ...) as the report lists them.
+  std::vector<std::pair<std::string, std::string>> fields;
+
+  std::vector<std::string> inputs;   ///< graph tensors given before it runs
+  std::vector<GraphKernel> kernels;  ///< as written (or generated)
+  std::vector<std::vector<std::size_t>> dependencies;  ///< kernel_dependencies
+  std::vector<std::size_t> order;    ///< the run order (run_order)
+  std::vector<std::size_t> run_of;   ///< kernel -> its GraphRun
+  std::vector<GraphRun> runs;        ///< the distinct kernels, in order of first run
+  /// Per kernel: the bytes of its inputs found in the L2 at its start.
+  std::vector<std::uint64_t> l2_resident_bytes;
+  std::vector<ConfigWarning> warnings;  ///< hardware's, then the workload's
+
+  const RunConfig& kernel_config(std::size_t kernel) const { return runs[run_of[kernel]].config; }
+};
+
+/// The kinds whose workload is a graph of kernels rather than one kernel.
+bool is_graph_kind(std::string_view kind);
+
+/// The `kind:` of a workload file after the overrides (throws ConfigError when it has none).
+std::string workload_kind_of(const std::string& workload_path,
+                             const std::vector<std::string>& overrides);
+
+/// Reads both files, applies the overrides, generates the graph where the kind does, checks
+/// every kernel and every tensor, and orders the kernels. Throws ConfigError.
+GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
+                              const std::vector<std::string>& overrides);
+
+}  // namespace ridgeline

@@ -1,0 +1,24 @@
+// A graph's report: every kernel's figures, analytical and simulated, and the graph's totals
+// where a single kernel's report has its own (JSON `analytical` and `simulated`, each with a
+// `kernels` list), as text (a table of kernels by share of time, identical kernels on one row)
+// and as CSV (one row per kernel).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_run.hpp"
+#include "sim/util/json.hpp"
+
+namespace ridgeline {
+
+/// `simulated`: the runs' figures (simulate_graph), or null for the analytical model only.
+/// Throws InternalError when the totals are beyond what the machine can do (its HBM's peak).
+Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated);
+std::string graph_report_text(const GraphConfig& config,
+                              const std::vector<KernelSimulation>* simulated);
+std::string graph_report_csv(const GraphConfig& config,
+                             const std::vector<KernelSimulation>* simulated);
+
+}  // namespace ridgeline

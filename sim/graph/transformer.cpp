@@ -1,0 +1,278 @@
+#include "sim/graph/transformer.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "sim/config/workload_config.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct TransformerShape {
+  std::uint64_t hidden = 0;
+  std::uint64_t heads = 0;
+  std::uint64_t kv_heads = 0;
+  std::uint64_t ffn = 0;
+  bool gated_ffn = true;
+  std::uint64_t layers = 0;
+  std::uint64_t vocabulary = 0;
+  std::uint64_t batch = 1;
+  bool prefill = true;
+  std::uint64_t sequence = 0;
+  std::string dtype;
+  bool fused_attention = true;
+  std::string norm = "rms_norm";
+
+  std::uint64_t head_dim() const { return hidden / heads; }
+  std::uint64_t tokens() const { return batch * (prefill ? sequence : 1); }  ///< rows of a layer
+  std::uint64_t query_length() const { return prefill ? sequence : 1; }
+  /// Keys attended to: the prompt, or the cache and the new token.
+  std::uint64_t key_length() const { return prefill ? sequence : sequence + 1; }
+};
+
+TransformerShape read_shape(const ConfigNode& w) {
+  TransformerShape s;
+  constexpr std::uint64_t kMaxWidth = std::uint64_t{1} << 20;
+  s.hidden = w.required("hidden").positive_count_at_most(kMaxWidth);
+  const ConfigNode heads = w.required("heads");
+  s.heads = heads.positive_count_at_most(1u << 16);
+  s.kv_heads = s.heads;
+  std::optional<ConfigNode> kv = w.optional("kv_heads");
+  if (kv) s.kv_heads = kv->positive_count_at_most(1u << 16);
+  s.ffn = w.required("ffn").positive_count_at_most(kMaxWidth);
+  if (auto gated = w.optional("gated_ffn")) s.gated_ffn = gated->choice({"true", "false"}) == "true";
+  s.layers = w.required("layers").positive_count_at_most(1024);
+  s.vocabulary = w.required("vocabulary").positive_count_at_most(1u << 24);
+  if (auto batch = w.optional("batch")) s.batch = batch->positive_count_at_most(1u << 16);
+  s.prefill = w.required("phase").choice({"prefill", "decode"}) == "prefill";
+  s.sequence = w.required("sequence").positive_count_at_most(1u << 20);
+  s.dtype = w.required("dtype").text();
+  parse_data_type(w.required("dtype"));  // one of the data types
+  if (auto attention = w.optional("attention")) {
+    s.fused_attention = attention->choice({"fused", "unfused"}) == "fused";
+  }
+  if (auto norm = w.optional("norm")) s.norm = norm->choice({"rms_norm", "layer_norm"});
+  w.reject_unknown_keys();
+
+  if (s.hidden % s.heads != 0) {
+    heads.fail(fmt::format("{} heads do not divide hidden {}: a head is hidden / heads wide",
+                           s.heads, s.hidden),
+               "give a number of heads that divides hidden");
+  }
+  if (s.heads % s.kv_heads != 0) {
+    kv->fail(fmt::format("{} kv_heads do not divide heads {}: each K/V head serves heads / "
+                         "kv_heads query heads",
+                         s.kv_heads, s.heads),
+             "give a divisor of heads");
+  }
+  return s;
+}
+
+// The pieces of a graph document.
+YAML::Node list_of(std::initializer_list<std::string> names) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const std::string& name : names) list.push_back(name);
+  return list;
+}
+YAML::Node shape_of(std::initializer_list<std::uint64_t> dims) {
+  YAML::Node shape(YAML::NodeType::Sequence);
+  shape.SetStyle(YAML::EmitterStyle::Flow);
+  for (std::uint64_t d : dims) shape.push_back(d);
+  return shape;
+}
+
+class GraphWriter {
+ public:
+  explicit GraphWriter(const TransformerShape& shape) : s_(shape) {
+    graph_["kind"] = "graph";
+    graph_["inputs"] = YAML::Node(YAML::NodeType::Sequence);
+    graph_["kernels"] = YAML::Node(YAML::NodeType::Sequence);
+  }
+
+  void input(const std::string& tensor) { graph_["inputs"].push_back(tensor); }
+
+  void kernel(const std::string& name, YAML::Node reads, YAML::Node writes, YAML::Node workload) {
+    YAML::Node kernel;
+    kernel["name"] = name;
+    kernel["reads"] = reads;
+    kernel["writes"] = writes;
+    workload["dtype"] = s_.dtype;
+    kernel["workload"] = workload;
+    graph_["kernels"].push_back(kernel);
+  }
+
+  // C [m, n] = A [m, k] x B [k, n], `batch` of them, tiled as `tile: auto` chooses.
+  YAML::Node gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch = 1) {
+    YAML::Node w;
+    w["kind"] = "gemm";
+    w["m"] = m;
+    w["n"] = n;
+    w["k"] = k;
+    if (batch > 1) w["batch"] = batch;
+    w["strategy"] = "tiled";
+    w["tile"] = "auto";
+    return w;
+  }
+  YAML::Node norm(std::uint64_t rows, std::uint64_t columns) {
+    YAML::Node w;
+    w["kind"] = "row_reduction";
+    w["operation"] = s_.norm;
+    w["shape"] = shape_of({rows, columns});
+    w["passes"] = 1;
+    return w;
+  }
+  YAML::Node elementwise(const std::string& operation, std::uint64_t rows, std::uint64_t columns,
+                         int inputs) {
+    YAML::Node w;
+    w["kind"] = "elementwise";
+    w["operation"] = operation;
+    YAML::Node shapes(YAML::NodeType::Sequence);
+    for (int i = 0; i < inputs; ++i) shapes.push_back(shape_of({rows, columns}));
+    w["inputs"] = shapes;
+    return w;
+  }
+
+  // A norm's reads: the rows, then its weight (and LayerNorm's bias), graph inputs.
+  YAML::Node norm_reads(const std::string& x, const std::string& prefix) {
+    input(prefix + ".weight");
+    if (s_.norm == "layer_norm") {
+      input(prefix + ".bias");
+      return list_of({x, prefix + ".weight", prefix + ".bias"});
+    }
+    return list_of({x, prefix + ".weight"});
+  }
+
+  void layer(std::uint64_t l, const std::string& x) {
+    const std::string p = fmt::format("layers.{}.", l);
+    const std::uint64_t t = s_.tokens();
+    const std::uint64_t d = s_.head_dim();
+    kernel(p + "attn_norm", norm_reads(x, p + "attn_norm"), list_of({p + "attn_norm.out"}),
+           norm(t, s_.hidden));
+    for (const auto& [proj, heads] : {std::pair<std::string, std::uint64_t>{"q", s_.heads},
+                                      {"k", s_.kv_heads},
+                                      {"v", s_.kv_heads}}) {
+      const std::string weight = p + proj + "_proj.weight";
+      input(weight);
+      kernel(p + proj + "_proj", list_of({p + "attn_norm.out", weight}), list_of({p + proj}),
+             gemm(t, heads * d, s_.hidden));
+    }
+    // Prefill attends to the prompt's own K and V; decode to the cache, which holds the new
+    // token's too.
+    std::string k = p + "k";
+    std::string v = p + "v";
+    if (!s_.prefill) {
+      k = p + "k_cache";
+      v = p + "v_cache";
+      input(k);
+      input(v);
+    }
+    if (s_.fused_attention) {
+      YAML::Node w;
+      w["kind"] = "attention";
+      w["batch"] = s_.batch;
+      w["heads"] = s_.heads;
+      w["kv_heads"] = s_.kv_heads;
+      w["query_length"] = s_.query_length();
+      w["key_length"] = s_.key_length();
+      w["head_dim"] = d;
+      w["causal"] = s_.prefill ? "true" : "false";
+      kernel(p + "attention", list_of({p + "q", k, v}), list_of({p + "attn"}), w);
+    } else {
+      // The query heads that share a K/V head are stacked along M, so one GEMM of the batch
+      // serves them all: batch x kv_heads GEMMs of (group x queries) x keys x head_dim.
+      const std::uint64_t group = s_.heads / s_.kv_heads;
+      const std::uint64_t rows = group * s_.query_length();
+      const std::uint64_t gemms = s_.batch * s_.kv_heads;
+      kernel(p + "scores", list_of({p + "q", k}), list_of({p + "scores"}),
+             gemm(rows, s_.key_length(), d, gemms));
+      YAML::Node softmax;
+      softmax["kind"] = "row_reduction";
+      softmax["operation"] = "softmax";
+      softmax["shape"] = shape_of({gemms * rows, s_.key_length()});
+      softmax["passes"] = 1;
+      kernel(p + "softmax", list_of({p + "scores"}), list_of({p + "probs"}), softmax);
+      kernel(p + "context", list_of({p + "probs", v}), list_of({p + "attn"}),
+             gemm(rows, d, s_.key_length(), gemms));
+    }
+    input(p + "o_proj.weight");
+    kernel(p + "o_proj", list_of({p + "attn", p + "o_proj.weight"}), list_of({p + "o"}),
+           gemm(t, s_.hidden, s_.heads * d));
+    kernel(p + "attn_residual", list_of({p + "o", x}), list_of({p + "h"}),
+           elementwise("add", t, s_.hidden, 2));
+    kernel(p + "ffn_norm", norm_reads(p + "h", p + "ffn_norm"), list_of({p + "ffn_norm.out"}),
+           norm(t, s_.hidden));
+    std::vector<std::string> projections{"up"};
+    if (s_.gated_ffn) projections.insert(projections.begin(), "gate");
+    for (const std::string& proj : projections) {
+      const std::string weight = p + proj + "_proj.weight";
+      input(weight);
+      kernel(p + proj + "_proj", list_of({p + "ffn_norm.out", weight}), list_of({p + proj}),
+             gemm(t, s_.ffn, s_.hidden));
+    }
+    if (s_.gated_ffn) {
+      kernel(p + "silu_mul", list_of({p + "gate", p + "up"}), list_of({p + "act"}),
+             elementwise("silu_mul", t, s_.ffn, 2));
+    } else {
+      kernel(p + "gelu", list_of({p + "up"}), list_of({p + "act"}),
+             elementwise("gelu", t, s_.ffn, 1));
+    }
+    input(p + "down_proj.weight");
+    kernel(p + "down_proj", list_of({p + "act", p + "down_proj.weight"}), list_of({p + "down"}),
+           gemm(t, s_.hidden, s_.ffn));
+    kernel(p + "ffn_residual", list_of({p + "down", p + "h"}), list_of({p + "out"}),
+           elementwise("add", t, s_.hidden, 2));
+  }
+
+  YAML::Node write() {
+    input("embeddings");
+    std::string x = "embeddings";
+    for (std::uint64_t l = 0; l < s_.layers; ++l) {
+      layer(l, x);
+      x = fmt::format("layers.{}.out", l);
+    }
+    const std::uint64_t t = s_.tokens();
+    kernel("final_norm", norm_reads(x, "final_norm"), list_of({"final_norm.out"}),
+           norm(t, s_.hidden));
+    input("lm_head.weight");
+    kernel("lm_head", list_of({"final_norm.out", "lm_head.weight"}), list_of({"logits"}),
+           gemm(t, s_.vocabulary, s_.hidden));
+    return graph_;
+  }
+
+ private:
+  const TransformerShape& s_;
+  YAML::Node graph_;
+};
+
+}  // namespace
+
+TransformerGraph transformer_graph(const ConfigNode& workload) {
+  const TransformerShape s = read_shape(workload);
+  TransformerGraph result;
+  result.graph = GraphWriter(s).write();
+  result.description = fmt::format(
+      "transformer: {} layers, hidden {}, {} heads ({} K/V), ffn {}{}, vocabulary {}; {} of {} "
+      "tokens x batch {}, attention {}, {}",
+      s.layers, s.hidden, s.heads, s.kv_heads, s.ffn, s.gated_ffn ? " gated" : "", s.vocabulary,
+      s.prefill ? "prefill" : "decode step", s.prefill ? s.sequence : 1, s.batch,
+      s.fused_attention ? "fused" : "unfused", s.dtype);
+  if (!s.prefill) result.description += fmt::format(", {} tokens in the KV cache", s.sequence);
+  result.fields = {{"hidden", std::to_string(s.hidden)},
+                   {"heads", std::to_string(s.heads)},
+                   {"kv_heads", std::to_string(s.kv_heads)},
+                   {"ffn", std::to_string(s.ffn)},
+                   {"gated_ffn", s.gated_ffn ? "true" : "false"},
+                   {"layers", std::to_string(s.layers)},
+                   {"vocabulary", std::to_string(s.vocabulary)},
+                   {"batch", std::to_string(s.batch)},
+                   {"phase", s.prefill ? "prefill" : "decode"},
+                   {"sequence", std::to_string(s.sequence)},
+                   {"dtype", s.dtype},
+                   {"attention", s.fused_attention ? "fused" : "unfused"},
+                   {"norm", s.norm}};
+  return result;
+}
+
+}  // namespace ridgeline

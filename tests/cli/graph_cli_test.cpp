@@ -1,0 +1,118 @@
+// Graphs run from the command line: every kernel simulated (identical ones once), the graph's
+// figures the sums of its kernels', the L2 between kernels, and the same numbers at every -j.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_support.hpp"
+#include "tests/test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+nlohmann::json graph_report(const std::string& hardware, const std::string& workload,
+                            const std::string& options) {
+  const std::string json = ::testing::TempDir() + "ridgeline_graph_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                           ".json";
+  const test::Outcome outcome = test::ridgeline("run " + test::config_path(hardware) + " " +
+                                                test::config_path(workload) + " --quiet --json " +
+                                                json + " " + options);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  nlohmann::json report = nlohmann::json::parse(test::slurp(json));
+  std::remove(json.c_str());
+  return report;
+}
+
+TEST(GraphRun, TheGraphsFiguresAreItsKernelsSummed) {
+  const nlohmann::json r =
+      graph_report("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml", "-j 2");
+  const nlohmann::json& kernels = r["simulated"]["kernels"];
+  ASSERT_EQ(kernels.size(), 5u);
+  EXPECT_EQ(r["simulated"]["simulations"], 5);
+  EXPECT_EQ(r["simulated"]["reused_kernels"], 0);
+  double time = 0;
+  std::uint64_t flops = 0, hbm = 0, dirty = 0;
+  for (const auto& k : kernels) {
+    time += k["time_s"].get<double>();
+    flops += k["flops"].get<std::uint64_t>();
+    hbm += k["hbm_bytes"].get<std::uint64_t>();
+    dirty += k["l2_dirty_at_end_bytes"].get<std::uint64_t>();
+    EXPECT_GT(k["time_s"].get<double>(), 0) << k["name"];
+  }
+  EXPECT_NEAR(r["simulated"]["time_s"].get<double>(), time, time * 1e-12);
+  EXPECT_EQ(r["simulated"]["flops"], flops);
+  EXPECT_EQ(r["analytical"]["flops"], flops);  // every FLOP simulated, none invented
+  // Stores still dirty in the L2 at a kernel's end reach HBM later: the graph counts them.
+  EXPECT_EQ(r["simulated"]["deferred_write_back_bytes"], dirty);
+  EXPECT_EQ(r["simulated"]["hbm_bytes"], hbm + dirty);
+  // Never faster than the HBM's peak.
+  EXPECT_LE(r["simulated"]["achieved_hbm_bytes_per_s"].get<double>(),
+            r["hardware"]["hbm_bytes_per_s"].get<double>());
+  // The up projection finds its input, the norm's 1 MiB output, in the L2: its HBM reads are
+  // the weight's 8 MiB, not more than the weight and what did not stay.
+  EXPECT_EQ(kernels[1]["name"], "up_proj");
+  EXPECT_EQ(r["analytical"]["kernels"][1]["l2_resident_bytes"], 1 << 20);
+}
+
+TEST(GraphRun, IdenticalLayersAreSimulatedOnceAndTheNumbersDoNotDependOnJobs) {
+  const std::string small = "--set workload.layers=2 --set workload.sequence=128";
+  const nlohmann::json one = graph_report("hardware/h100-sxm5-80gb.yaml",
+                                          "workloads/models/llama-2-7b-decode.yaml",
+                                          small + " -j 1");
+  const nlohmann::json two = graph_report("hardware/h100-sxm5-80gb.yaml",
+                                          "workloads/models/llama-2-7b-decode.yaml",
+                                          small + " -j 2");
+  const nlohmann::json& sim = one["simulated"];
+  ASSERT_EQ(sim["kernels"].size(), 2u * 13 + 2);
+  const std::size_t simulations = sim["simulations"].get<std::size_t>();
+  EXPECT_LT(simulations, 14u);  // the second layer is the first again
+  EXPECT_EQ(sim["reused_kernels"].get<std::size_t>(), 28 - simulations);
+  // A reused kernel reports its run's figures: layer 1's down projection is layer 0's.
+  const auto figures = [&](const std::string& name) {
+    for (const auto& k : sim["kernels"]) {
+      if (k["name"] == name) return k;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_EQ(figures("layers.1.down_proj")["time_s"], figures("layers.0.down_proj")["time_s"]);
+  EXPECT_TRUE(figures("layers.1.down_proj")["reused"].get<bool>());
+  // Decode is memory-bound, every kernel of it.
+  EXPECT_EQ(sim["bound"], "memory");
+  EXPECT_EQ(one["simulated"], two["simulated"]);
+}
+
+TEST(GraphRun, AnInputLeftInTheL2IsNotReadFromHbm) {
+  test::ScratchFiles files;
+  const std::string gemm = files.write(
+      "gemm", "workload: {kind: gemm, m: 512, n: 4096, k: 1024, dtype: bf16, strategy: tiled, "
+              "tile: auto}\n");
+  const auto read_bytes = [&](const std::string& options) {
+    const std::string json = ::testing::TempDir() + "ridgeline_l2_resident.json";
+    const test::Outcome outcome =
+        test::ridgeline("run " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " + gemm +
+                        " --quiet --json " + json + " " + options);
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+    const nlohmann::json r = nlohmann::json::parse(test::slurp(json));
+    return r["simulated"]["hbm_read_bytes"].get<std::uint64_t>();
+  };
+  const std::uint64_t cold = read_bytes("");
+  const std::uint64_t warm = read_bytes("--l2-resident A");
+  // A is 512 x 1024 BF16: 1 MiB, read once from HBM when cold (the L2 serves its re-reads).
+  EXPECT_EQ(cold - warm, 1u << 20);
+  EXPECT_EQ(read_bytes("--l2-resident A,B"), 0u);
+}
+
+TEST(GraphAnalyze, PrintsTheKernelsByShareOfTime) {
+  const test::Outcome outcome =
+      test::ridgeline("analyze " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
+                      test::config_path("workloads/models/llama-2-7b-decode.yaml"));
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("418 kernels"), std::string::npos) << outcome.out;
+  // The projections of every layer share one row: their pattern and their count.
+  EXPECT_NE(outcome.out.find("layers.*.down_proj"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("memory-bound kernels 100.0 %"), std::string::npos) << outcome.out;
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,143 @@
+// Graphs of kernels: the run order and its cycles, the critical path, a graph file read and
+// checked, the transformer's kernels against the model's own arithmetic, and which inputs a
+// kernel finds in the L2.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "sim/graph/graph_config.hpp"
+#include "tests/test_support.hpp"
+#include "workloads/graph.hpp"
+
+namespace ridgeline {
+namespace {
+
+using Dependencies = std::vector<std::vector<std::size_t>>;
+
+TEST(GraphOrder, KeepsTheFileOrderWhereverTheDependenciesAllow) {
+  // 0 and 1 are independent; 2 waits for 1; 3 waits for 0 and 2.
+  const RunOrder order = run_order(Dependencies{{}, {}, {1}, {0, 2}});
+  ASSERT_FALSE(order.cycle);
+  EXPECT_EQ(order.order, (std::vector<std::size_t>{0, 1, 2, 3}));
+  // Written out of order: 0 waits for 2, which waits for 1.
+  const RunOrder reordered = run_order(Dependencies{{2}, {}, {1}});
+  EXPECT_EQ(reordered.order, (std::vector<std::size_t>{1, 2, 0}));
+}
+
+TEST(GraphOrder, NamesTheKernelsOfACycle) {
+  // 0 -> 1 -> 2 -> 0 (each waits for the next), 3 apart.
+  const RunOrder order = run_order(Dependencies{{1}, {2}, {0}, {}});
+  ASSERT_TRUE(order.cycle);
+  EXPECT_TRUE(order.order.empty());
+  const std::vector<std::size_t>& ring = order.cycle->kernels;
+  ASSERT_EQ(ring.size(), 3u);
+  const Dependencies dependencies{{1}, {2}, {0}, {}};
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const std::vector<std::size_t>& on = dependencies[ring[i]];
+    EXPECT_EQ(on.front(), ring[(i + 1) % ring.size()]) << "kernel " << ring[i];
+  }
+}
+
+TEST(GraphOrder, TheCriticalPathIsTheLongestChainByTime) {
+  // A diamond: 0 feeds 1 (5 s) and 2 (2 s), both feed 3.
+  const Dependencies dependencies{{}, {0}, {0}, {1, 2}};
+  const std::vector<std::size_t> order = run_order(dependencies).order;
+  const CriticalPath path = critical_path(dependencies, order, {1.0, 5.0, 2.0, 3.0});
+  EXPECT_DOUBLE_EQ(path.time_s, 9.0);
+  EXPECT_EQ(path.kernels, (std::vector<std::size_t>{0, 1, 3}));
+}
+
+GraphConfig load(const std::string& hardware, const std::string& workload,
+                 const std::vector<std::string>& overrides = {}) {
+  return load_graph_config(test::config_path(hardware), test::config_path(workload), overrides);
+}
+
+TEST(GraphConfig, ReadsTheMlpBlockAndFindsProducersInTheL2) {
+  const GraphConfig g = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
+  ASSERT_EQ(g.kernels.size(), 5u);
+  EXPECT_EQ(g.order, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(g.dependencies[4], (std::vector<std::size_t>{3}));  // residual: down; x is an input
+  EXPECT_EQ(g.runs.size(), 5u);
+  // F of the projections: 2 m n k each.
+  EXPECT_EQ(g.kernel_config(1).analysis.flops, 2ull * 512 * 4096 * 1024);
+  EXPECT_EQ(g.kernel_config(3).analysis.flops, 2ull * 512 * 1024 * 4096);
+  // Each kernel's producer output is in the 50 MiB L2 (a tensor of 512 x 1024 BF16 is 1 MiB,
+  // 512 x 4096 is 4 MiB); the residual also finds x, read by the norm 26 MiB of tensors ago
+  // (xn 1, up.weight 8, up 4, act 4, down.weight 8, down 1). Weights are read once: never.
+  const std::uint64_t mib = 1 << 20;
+  EXPECT_EQ(g.l2_resident_bytes,
+            (std::vector<std::uint64_t>{0, 1 * mib, 4 * mib, 4 * mib, 2 * mib}));
+  EXPECT_EQ(g.kernel_config(4).l2_resident, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(g.kernel_config(1).l2_resident, (std::vector<std::string>{"A"}));
+}
+
+TEST(GraphConfig, WithoutAnL2NoInputIsResident) {
+  const GraphConfig g = load("questions/q2-tile-under-limits/hardware/h100-sxm5-no-l2.yaml",
+                             "workloads/models/mlp-block.yaml");
+  for (std::uint64_t bytes : g.l2_resident_bytes) EXPECT_EQ(bytes, 0u);
+}
+
+std::uint64_t gemm_flops(const GraphConfig& g) {
+  std::uint64_t flops = 0;
+  for (std::size_t k = 0; k < g.kernels.size(); ++k) {
+    if (kind_name(g.kernels[k].workload) == "gemm") flops += g.kernel_config(k).analysis.flops;
+  }
+  return flops;
+}
+
+TEST(Transformer, LlamaPrefillHasTheModelsKernelsAndMatrixFlops) {
+  const GraphConfig g =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml");
+  // 13 kernels a layer (2 norms, q, k, v, attention, o, residual, gate, up, SiLU x up, down,
+  // residual), then the final norm and the LM head.
+  EXPECT_EQ(g.kernels.size(), 32u * 13 + 2);
+  const std::uint64_t t = 2048, h = 4096, ffn = 11008, vocabulary = 32000;
+  // Per layer: Q, K, V, O projections of h x h, three FFN matrices of h x ffn; 2 FLOPs a MAC.
+  const std::uint64_t per_layer = 2 * t * (4 * h * h + 3 * h * ffn);
+  EXPECT_EQ(gemm_flops(g), 32 * per_layer + 2 * t * vocabulary * h);
+  // Identical layers share their analysis and their runs: a handful of distinct kernels.
+  EXPECT_LE(g.runs.size(), 16u);
+  // The weights are read once each, so at least the model's parameters cross HBM.
+  std::uint64_t q = 0;
+  for (std::size_t k = 0; k < g.kernels.size(); ++k) q += g.kernel_config(k).analysis.hbm_bytes();
+  const std::uint64_t parameters = 32 * (4 * h * h + 3 * h * ffn) + vocabulary * h;
+  EXPECT_GE(q, 2 * parameters);
+}
+
+TEST(Transformer, GroupedQueryDecodeReadsTheCacheOfItsKvHeads) {
+  // Llama-3-8B's shape: 8 K/V heads of 128 for 32 query heads.
+  const GraphConfig g =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-3-8b-decode.yaml",
+           {"workload.layers=2"});
+  EXPECT_EQ(g.kernels.size(), 2u * 13 + 2);
+  const std::uint64_t h = 4096, kv = 8 * 128, ffn = 14336, vocabulary = 128256;
+  EXPECT_EQ(gemm_flops(g), 2 * 2 * (2 * h * h + 2 * h * kv + 3 * h * ffn) + 2 * h * vocabulary);
+  for (std::size_t k = 0; k < g.kernels.size(); ++k) {
+    if (g.kernels[k].name != "layers.0.attention") continue;
+    EXPECT_EQ(g.kernels[k].reads[1], "layers.0.k_cache");
+    // The K cache of 8 heads x 8,193 tokens (8,192 cached and the new one) x 128, BF16, read once.
+    const Analysis& a = g.kernel_config(k).analysis;
+    EXPECT_GE(a.hbm_read_bytes, 2ull * 8 * 8193 * 128 * 2);
+  }
+}
+
+TEST(Transformer, UnfusedAttentionWritesTheScoresThatFusedKeepsOnChip) {
+  const std::vector<std::string> small{"workload.layers=1", "workload.sequence=512"};
+  std::vector<std::string> unfused = small;
+  unfused.push_back("workload.attention=unfused");
+  const GraphConfig fused =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml", small);
+  const GraphConfig eager =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml", unfused);
+  EXPECT_EQ(eager.kernels.size(), fused.kernels.size() + 2);  // scores, softmax, context
+  std::uint64_t scores_written = 0;
+  for (std::size_t k = 0; k < eager.kernels.size(); ++k) {
+    if (eager.kernels[k].name == "layers.0.scores")
+      scores_written = eager.kernel_config(k).analysis.hbm_write_bytes;
+  }
+  // 32 heads x 512 x 512 scores, BF16.
+  EXPECT_EQ(scores_written, 32ull * 512 * 512 * 2);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,113 @@
+#include "workloads/graph.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
+#include <functional>
+#include <queue>
+
+namespace ridgeline {
+
+namespace {
+
+// Edges from a kernel to those it waits for.
+using DependencyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using Vertex = boost::graph_traits<DependencyGraph>::vertex_descriptor;
+using Edge = boost::graph_traits<DependencyGraph>::edge_descriptor;
+
+// Records the tree edges of the search, and the first back edge: a kernel that waits, through
+// the search's path, for itself.
+struct CycleFinder : boost::default_dfs_visitor {
+  std::vector<Vertex>* parent;
+  std::optional<Edge>* back;
+  void tree_edge(Edge edge, const DependencyGraph& graph) const {
+    (*parent)[boost::target(edge, graph)] = boost::source(edge, graph);
+  }
+  void back_edge(Edge edge, const DependencyGraph&) const {
+    if (!*back) *back = edge;
+  }
+};
+
+std::optional<KernelCycle> find_cycle(const std::vector<std::vector<std::size_t>>& dependencies) {
+  DependencyGraph graph(dependencies.size());
+  for (std::size_t i = 0; i < dependencies.size(); ++i) {
+    for (std::size_t on : dependencies[i]) boost::add_edge(i, on, graph);
+  }
+  std::vector<Vertex> parent(dependencies.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  std::optional<Edge> back;
+  boost::depth_first_search(graph, boost::visitor(CycleFinder{{}, &parent, &back}));
+  if (!back) return std::nullopt;
+  // The back edge goes from `from` to `to`, an ancestor of it on the search's path: the path
+  // from `to` down to `from` closes the ring.
+  const Vertex from = boost::source(*back, graph);
+  const Vertex to = boost::target(*back, graph);
+  KernelCycle cycle;
+  for (Vertex v = from; v != to; v = parent[v]) cycle.kernels.push_back(v);
+  cycle.kernels.push_back(to);
+  // Each waits for the next: `to` waits (down the tree) for ..., which waits for `from`, which
+  // waits for `to`. Listed from `to`: reverse the walk up the tree.
+  std::reverse(cycle.kernels.begin(), cycle.kernels.end());
+  return cycle;
+}
+
+}  // namespace
+
+RunOrder run_order(const std::vector<std::vector<std::size_t>>& dependencies) {
+  RunOrder result;
+  if (auto cycle = find_cycle(dependencies)) {
+    result.cycle = std::move(cycle);
+    return result;
+  }
+  // Kahn's algorithm, the lowest index first among the kernels ready: the file's order wherever
+  // the dependencies allow it.
+  const std::size_t n = dependencies.size();
+  std::vector<std::vector<std::size_t>> waiting_on_me(n);
+  std::vector<std::size_t> unmet(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    unmet[i] = dependencies[i].size();
+    for (std::size_t on : dependencies[i]) waiting_on_me[on].push_back(i);
+  }
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (unmet[i] == 0) ready.push(i);
+  }
+  while (!ready.empty()) {
+    const std::size_t next = ready.top();
+    ready.pop();
+    result.order.push_back(next);
+    for (std::size_t waiter : waiting_on_me[next]) {
+      if (--unmet[waiter] == 0) ready.push(waiter);
+    }
+  }
+  return result;
+}
+
+CriticalPath critical_path(const std::vector<std::vector<std::size_t>>& dependencies,
+                           const std::vector<std::size_t>& order,
+                           const std::vector<double>& time_s) {
+  const std::size_t n = dependencies.size();
+  std::vector<double> finish(n, 0);
+  std::vector<std::size_t> via(n, n);  // the dependency on the longest chain ending here
+  for (std::size_t i : order) {
+    double start = 0;
+    for (std::size_t on : dependencies[i]) {  // the latest to finish; the first of equals
+      if (via[i] == n || finish[on] > start) {
+        start = finish[on];
+        via[i] = on;
+      }
+    }
+    finish[i] = start + time_s[i];
+  }
+  CriticalPath path;
+  std::size_t last = n;
+  for (std::size_t i : order) {
+    if (last == n || finish[i] > finish[last]) last = i;
+  }
+  if (last == n) return path;
+  path.time_s = finish[last];
+  for (std::size_t k = last; k != n; k = via[k]) path.kernels.push_back(k);
+  std::reverse(path.kernels.begin(), path.kernels.end());
+  return path;
+}
+
+}  // namespace ridgeline
