@@ -12,6 +12,7 @@ packages=(
   libcli11-dev          # command line
   nlohmann-json3-dev    # JSON output
   libfmt-dev            # text output
+  libonnx-dev libprotobuf-dev  # ONNX models read into graph workloads (sim/onnx)
   libgtest-dev libgmock-dev  # tests
   libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/

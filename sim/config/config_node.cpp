@@ -368,6 +368,15 @@ void apply_override(YAML::Node& root, std::string_view root_key, const std::stri
 
 }  // namespace
 
+std::string resolve_path(const ConfigNode& node) {
+  const std::string path = node.text();
+  if (path.empty() || path.front() == '/') return path;
+  const std::string source = node.location().source;
+  if (source.rfind("--set ", 0) == 0) return path;  // given on the command line: the working dir
+  const auto slash = source.rfind('/');
+  return slash == std::string::npos ? path : source.substr(0, slash + 1) + path;
+}
+
 std::string read_config_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {

@@ -107,6 +107,11 @@ std::optional<std::string> did_you_mean(std::string_view word,
 /// A configuration file's contents. Throws ConfigError when it cannot be read.
 std::string read_config_file(const std::string& path);
 
+/// The file a path value names (a trace's or a model's `path`): a relative path starts at the
+/// folder of the file that holds the value, or at the working directory when it was given with
+/// --set, so that a workload file and what it reads can move together.
+std::string resolve_path(const ConfigNode& path);
+
 /// Loads a YAML file whose top level is the single key `root` (hardware:, workload:); applies
 /// `--set` overrides first. Malformed YAML, unreadable files and a wrong top level are errors.
 ConfigNode load_document(const std::string& path, std::string_view root,

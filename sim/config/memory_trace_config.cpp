@@ -23,14 +23,6 @@ int as_position(std::uint64_t value) {
   return static_cast<int>(std::min<std::uint64_t>(value, std::numeric_limits<int>::max()));
 }
 
-std::string resolve(const ConfigNode& node, const std::string& path) {
-  if (path.empty() || path.front() == '/') return path;
-  const std::string source = node.location().source;
-  if (source.rfind("--set ", 0) == 0) return path;  // given on the command line: the working dir
-  const auto slash = source.rfind('/');
-  return slash == std::string::npos ? path : source.substr(0, slash + 1) + path;
-}
-
 // The stream `pattern:` describes (docs/CONFIG.md, "memory_trace").
 AccessPattern read_pattern(const ConfigNode& node, std::uint64_t access_bytes) {
   AccessPattern p;
@@ -74,7 +66,7 @@ MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
     w.fail("a memory trace needs 'path' (a trace file) or 'pattern' (a generated stream)",
            "add one, e.g. 'pattern: {order: sequential, accesses: 1048576, operation: load}'");
   }
-  if (path) spec.path = resolve(*path, path->text());
+  if (path) spec.path = resolve_path(*path);
   spec.access_bytes = 64;  // documented default: a cache line, as other DRAM simulators use
   if (auto bytes = w.optional("access_bytes")) {
     spec.access_bytes = bytes->positive_quantity(Dimension::bytes);
