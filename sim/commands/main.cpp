@@ -46,6 +46,7 @@ struct RunOptions {
   WaveformOptions traces;
   std::vector<std::string> l2_resident;  ///< run: input tensors in the L2 at the start
   unsigned jobs = 1;                     ///< run of a graph: kernels simulated at once
+  bool skip_unsupported = false;         ///< an ONNX model: leave out what maps to no kernel
 };
 
 // The trace options as typed; read into RunOptions::traces once the command line is parsed.
@@ -157,7 +158,11 @@ void add_config_arguments(CLI::App& command, RunOptions& options, bool simulates
                                  "analytical point) as SVG to this file");
   command.add_option("--report", options.html_path,
                      "write a self-contained HTML report (tables and charts) to this file");
-  command.add_option("--csv", options.csv_path, "write the report as one CSV row (with header)");
+  command.add_option("--csv", options.csv_path,
+                     "write the report as one CSV row (with header); a graph: one row per kernel");
+  command.add_flag("--skip-unsupported", options.skip_unsupported,
+                   "an ONNX model: leave out the operators that map to no kernel, and list them, "
+                   "instead of refusing the model");
 }
 
 // The files asked of one run: its JSON and CSV, and the pictures from the same figures (for the
@@ -197,8 +202,8 @@ int graph_command(const RunOptions& options, bool simulate) {
                         "own");
     }
   }
-  const GraphConfig config =
-      load_graph_config(options.hardware, options.workload, options.overrides);
+  const GraphConfig config = load_graph_config(options.hardware, options.workload,
+                                               options.overrides, options.skip_unsupported);
   std::cerr << warning_lines(config.warnings) << std::flush;
   std::vector<KernelSimulation> runs;
   if (simulate) runs = simulate_graph(config, options.jobs);

@@ -13,10 +13,13 @@
 #include "sim/config/hardware_config.hpp"
 #include "sim/config/workload_config.hpp"
 #include "sim/graph/transformer.hpp"
+#include "sim/onnx/onnx_import.hpp"
 
 namespace ridgeline {
 
-bool is_graph_kind(std::string_view kind) { return kind == "graph" || kind == "transformer"; }
+bool is_graph_kind(std::string_view kind) {
+  return kind == "graph" || kind == "transformer" || kind == "onnx";
+}
 
 std::string workload_kind_of(const std::string& workload_path,
                              const std::vector<std::string>& overrides) {
@@ -343,7 +346,7 @@ class GraphReader {
 }  // namespace
 
 GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
-                              const std::vector<std::string>& overrides) {
+                              const std::vector<std::string>& overrides, bool skip_unsupported) {
   check_override_roots(overrides);
   GraphConfig config;
   config.hardware_path = hardware_path;
@@ -352,21 +355,34 @@ GraphConfig load_graph_config(const std::string& hardware_path, const std::strin
   const ConfigNode hardware = load_document(hardware_path, "hardware", overrides);
   config.hardware = parse_hardware(hardware);
   const ConfigNode workload = load_document(workload_path, "workload", overrides);
-  config.kind = workload.required("kind").choice({"graph", "transformer"});
+  config.kind = workload.required("kind").choice({"graph", "transformer", "onnx"});
 
   GraphReader reader(config, hardware);
   for (const std::string& o : overrides) {
     if (o.rfind("hardware.", 0) == 0) reader.hardware_overrides_.push_back(o);
   }
+  // A generated graph is read as a document of its own, named after the file it came from.
+  auto read_generated = [&](const YAML::Node& graph, const char* what) {
+    YAML::Node top;
+    top["workload"] = graph;
+    reader.read(load_document_tree(fmt::format("{} ({})", workload_path, what), top, "workload",
+                                   {}));
+  };
   if (config.kind == "transformer") {
     TransformerGraph generated = transformer_graph(workload);
     config.description = generated.description;
     config.fields = generated.fields;
-    YAML::Node top;
-    top["workload"] = generated.graph;
-    const ConfigNode graph = load_document_tree(
-        fmt::format("{} (the transformer's kernels)", workload_path), top, "workload", {});
-    reader.read(graph);
+    read_generated(generated.graph, "the transformer's kernels");
+  } else if (config.kind == "onnx") {
+    OnnxImport imported = import_onnx(workload, skip_unsupported);
+    config.skipped = std::move(imported.skipped);
+    read_generated(imported.graph, "the ONNX model's kernels");
+    config.description = fmt::format("ONNX model {}: {} kernels ({} distinct){}",
+                                     workload.required("path").text(), config.kernels.size(),
+                                     config.runs.size(),
+                                     config.skipped.empty()
+                                         ? ""
+                                         : fmt::format(", {} nodes skipped", config.skipped.size()));
   } else {
     reader.read(workload);
     config.description =

@@ -1,5 +1,6 @@
 // A graph workload read and checked on a machine: `kind: graph` as written, `kind: transformer`
-// as its generator writes it (sim/graph/transformer.hpp). Each kernel is a single-kernel workload
+// as its generator writes it (sim/graph/transformer.hpp), `kind: onnx` as the ONNX importer
+// translates the model (sim/onnx/onnx_import.hpp). Each kernel is a single-kernel workload
 // (gemm, elementwise, row_reduction, attention, ...) read by the one workload reader and analysed
 // on the machine; kernels that are the same workload share one analysis and one simulation.
 //
@@ -32,7 +33,7 @@ struct GraphConfig {
   std::string workload_path;
   std::vector<std::string> overrides;
   HardwareParams hardware;
-  std::string kind;  ///< the workload's kind: "graph" or "transformer"
+  std::string kind;  ///< the workload's kind: "graph", "transformer" or "onnx"
   std::string description;  ///< "transformer: 32 layers, hidden 4096, ... prefill of 2048 tokens"
   /// The generator's keys (transformer: hidden, heads, ...) as the report lists them.
   std::vector<std::pair<std::string, std::string>> fields;
@@ -46,6 +47,8 @@ struct GraphConfig {
   /// Per kernel: the bytes of its inputs found in the L2 at its start.
   std::vector<std::uint64_t> l2_resident_bytes;
   std::vector<ConfigWarning> warnings;  ///< hardware's, then the workload's
+  /// ONNX nodes left out with --skip-unsupported: "node 'name' (op Foo): why".
+  std::vector<std::string> skipped;
 
   const RunConfig& kernel_config(std::size_t kernel) const { return runs[run_of[kernel]].config; }
 };
@@ -58,8 +61,10 @@ std::string workload_kind_of(const std::string& workload_path,
                              const std::vector<std::string>& overrides);
 
 /// Reads both files, applies the overrides, generates the graph where the kind does, checks
-/// every kernel and every tensor, and orders the kernels. Throws ConfigError.
+/// every kernel and every tensor, and orders the kernels. An ONNX operator that maps to no kernel
+/// is an error unless `skip_unsupported`, which leaves it out and lists it. Throws ConfigError.
 GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
-                              const std::vector<std::string>& overrides);
+                              const std::vector<std::string>& overrides,
+                              bool skip_unsupported = false);
 
 }  // namespace ridgeline

@@ -154,6 +154,7 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
                 {"kernels", config.kernels.size()},
                 {"distinct_kernels", config.runs.size()}};
   for (const auto& [key, value] : config.fields) workload[key] = value;
+  if (config.kind == "onnx") workload["skipped"] = config.skipped;
   report["workload"] = workload;
 
   const double peak_bw = config.hardware.hbm_bytes_per_s();
@@ -259,6 +260,9 @@ std::string graph_report_text(const GraphConfig& config,
     table.add(std::move(cells));
   }
   out += table_text(table) + "\n";
+  for (const std::string& skipped : config.skipped) {
+    out += fmt::format("  skipped (--skip-unsupported): {}\n", skipped);
+  }
 
   out += fmt::format(
       "  analytical: F = {}, Q = {} at HBM, I = {:.1f} FLOP/B; T_ideal {} one kernel after "

@@ -114,5 +114,23 @@ TEST(GraphAnalyze, PrintsTheKernelsByShareOfTime) {
   EXPECT_NE(outcome.out.find("memory-bound kernels 100.0 %"), std::string::npos) << outcome.out;
 }
 
+TEST(GraphAnalyze, AnOnnxModelBecomesAGraphOfKernels) {
+  const std::string json = ::testing::TempDir() + "ridgeline_onnx_graph.json";
+  const test::Outcome outcome =
+      test::ridgeline("analyze " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
+                      test::config_path("workloads/models/mlp-block-onnx.yaml") + " --json " +
+                      json);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const nlohmann::json r = nlohmann::json::parse(test::slurp(json));
+  EXPECT_EQ(r["workload"]["kind"], "onnx");
+  const nlohmann::json& kernels = r["analytical"]["kernels"];
+  ASSERT_EQ(kernels.size(), 5u);
+  EXPECT_EQ(kernels[1]["name"], "up_proj");
+  EXPECT_EQ(kernels[1]["flops"], 2ull * 512 * 4096 * 1024);
+  // Relu reads and writes 512 x 4096 BF16 values once each: 8 MiB.
+  EXPECT_EQ(kernels[2]["kind"], "elementwise");
+  EXPECT_EQ(kernels[2]["hbm_bytes"], 2ull * 512 * 4096 * 2);
+}
+
 }  // namespace
 }  // namespace ridgeline
