@@ -18,6 +18,9 @@
 //    on configs/hardware/hbm3-stack-ramulator.yaml: 1,048,576 accesses of 64 B, sequential and
 //    uniform over 8 GiB, under MOP4CLXOR and RoBaRaCoCh; and Hbm/gemm-4096-t64 and -t128 on
 //    hbm3-stack.yaml in both modes (what the detailed DRAM costs a GEMM).
+// 7. Graph/<model>/<phase>/<command>: a transformer's graph (configs/workloads/models/) on the
+//    H100 preset, `analyze` and `run -j 1` (every distinct kernel simulated one after another, on
+//    one core). Items are the graph's kernels; peak resident memory is the largest process's.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
 // SystemC events per second, measured in this same run, and what the detailed HBM mode costs.
 #include <benchmark/benchmark.h>
@@ -105,6 +108,7 @@ struct Child {
   double peak_rss_mib = 0;
   std::uint64_t ops = 0;
   std::uint64_t hbm_requests = 0;
+  std::uint64_t kernels = 0;  ///< a graph's
 };
 
 const std::string kSeedHardware = std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/seed.yaml";
@@ -144,7 +148,11 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
   child.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
   std::ifstream file(json);
   const auto report = nlohmann::json::parse(file);
-  if (report.contains("simulated")) child.ops = report["simulated"]["ops"].get<std::uint64_t>();
+  if (report["analytical"].contains("kernels")) {
+    child.kernels = report["analytical"]["kernels"].size();
+  } else if (report.contains("simulated")) {
+    child.ops = report["simulated"]["ops"].get<std::uint64_t>();
+  }
   if (report.contains("components")) {
     const auto& hbm = report["components"]["hbm"];
     child.hbm_requests = static_cast<std::uint64_t>(hbm["reads"].get<double>()) +
@@ -157,11 +165,12 @@ Child run_ridgeline(const std::string& command, const std::string& workload,
 // `ridgeline run` once an iteration; items are the child's `items` (program ops, HBM requests).
 void RunCase(benchmark::State& state, const std::string& hardware, const std::string& workload,
              const std::vector<std::string>& overrides, std::uint64_t Child::*items,
-             const char* items_name, const std::vector<std::string>& extra = {}) {
+             const char* items_name, const std::vector<std::string>& extra = {},
+             const std::string& command = "run") {
   Child child;
   std::int64_t total = 0;
   for (auto _ : state) {
-    child = run_ridgeline("run", workload, overrides, hardware, extra);
+    child = run_ridgeline(command, workload, overrides, hardware, extra);
     if (child.*items == 0) {
       state.SkipWithError("ridgeline run failed");
       return;
@@ -495,6 +504,23 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->Iterations(1);
+  }
+  // Graphs: a transformer's analysis, and its run with one kernel simulated at a time.
+  const std::string h100 = std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/h100-sxm5-80gb.yaml";
+  for (const char* model : {"llama-2-7b-prefill", "llama-2-7b-decode"}) {
+    for (const char* command : {"analyze", "run"}) {
+      benchmark::RegisterBenchmark(
+          (std::string("Graph/") + model + "/" + command).c_str(),
+          [=](benchmark::State& state) {
+            RunCase(state, h100, std::string("models/") + model + ".yaml", {}, &Child::kernels,
+                    "kernels", std::string(command) == "run" ? std::vector<std::string>{"-j", "1"}
+                                                             : std::vector<std::string>{},
+                    command);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(std::string(command) == "run" ? 1 : 20);
+    }
   }
   return ridgeline::bench::run_and_summarize<SummaryReporter>(argc, argv);
 }

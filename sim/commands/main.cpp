@@ -162,7 +162,7 @@ void add_config_arguments(CLI::App& command, RunOptions& options, bool simulates
                      "write the report as one CSV row (with header); a graph: one row per kernel");
   command.add_flag("--skip-unsupported", options.skip_unsupported,
                    "an ONNX model: leave out the operators that map to no kernel, and list them, "
-                   "instead of refusing the model");
+                   "instead of refusing the model (default: off)");
 }
 
 // The files asked of one run: its JSON and CSV, and the pictures from the same figures (for the
@@ -339,7 +339,8 @@ int main(int argc, char** argv) {
   add_trace_arguments(*run, options.traces, trace_text);
   run->add_option("--l2-resident", options.l2_resident,
                   "start with these input tensors of the workload in the L2, as a kernel before "
-                  "it left them, e.g. --l2-resident A or x,weight (a graph decides this itself)")
+                  "it left them, e.g. --l2-resident A or x,weight; a graph decides this itself "
+                  "(default: none)")
       ->delimiter(',');
 
   // -j's default, in the help of run, study and sweep.

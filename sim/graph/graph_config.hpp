@@ -56,7 +56,8 @@ struct GraphConfig {
 /// The kinds whose workload is a graph of kernels rather than one kernel.
 bool is_graph_kind(std::string_view kind);
 
-/// The `kind:` of a workload file after the overrides (throws ConfigError when it has none).
+/// The `kind:` of a workload file after the overrides, or "" when it has none or cannot be
+/// read (its reader reports that, in its order: the hardware file first).
 std::string workload_kind_of(const std::string& workload_path,
                              const std::vector<std::string>& overrides);
 

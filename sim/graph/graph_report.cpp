@@ -37,6 +37,8 @@ struct Totals {
   double sim_memory_bound_s = 0;
   CriticalPath sim_critical;
   std::uint64_t reused = 0;  ///< kernels whose figures are an earlier identical kernel's
+  /// Simulated time by what bound each kernel ("hbm", "l2", "compute", ...), in order first met.
+  std::vector<std::pair<std::string, double>> time_by_limit;
 
   std::uint64_t sim_hbm_bytes() const {
     return hbm_read_bytes + hbm_write_bytes + deferred_write_back_bytes;
@@ -68,6 +70,13 @@ Totals totals_of(const GraphConfig& config, const std::vector<KernelSimulation>*
     t.hbm_write_bytes += s.hbm_write_bytes;
     t.deferred_write_back_bytes += s.l2_dirty_at_end_bytes;
     if (s.bound == "memory") t.sim_memory_bound_s += s.time_s;
+    auto limit = std::find_if(t.time_by_limit.begin(), t.time_by_limit.end(),
+                              [&](const auto& entry) { return entry.first == s.limit; });
+    if (limit == t.time_by_limit.end()) {
+      t.time_by_limit.emplace_back(s.limit, s.time_s);
+    } else {
+      limit->second += s.time_s;
+    }
   }
   t.critical = critical_path(config.dependencies, config.order, ideal);
   if (simulated) t.sim_critical = critical_path(config.dependencies, config.order, times);
@@ -113,6 +122,7 @@ Json simulated_kernel(const GraphConfig& config, std::size_t k, const KernelSimu
               {"hbm_bytes", s.hbm_bytes()},
               {"time_s", s.time_s},
               {"bound", s.bound},
+              {"limit", s.limit},
               {"achieved_flop_per_s", ratio(static_cast<double>(s.flops), s.time_s)},
               {"achieved_hbm_bytes_per_s", ratio(static_cast<double>(s.hbm_bytes()), s.time_s)},
               {"percent_of_roof", s.percent_of_roof},
@@ -134,6 +144,15 @@ std::string group_name(const GraphConfig& config, const std::vector<std::size_t>
       patterns.push_back(std::move(pattern));
   }
   return fmt::format("{}", fmt::join(patterns, " + "));
+}
+
+// "bound at hbm 12.0 %, l2 80.0 %, compute 8.0 %": the time by what bound each kernel.
+std::string by_limit_text(const Totals& t) {
+  std::vector<std::string> parts;
+  for (const auto& [limit, time] : t.time_by_limit) {
+    parts.push_back(fmt::format("{} {}", limit, percent(ratio(time, t.time_s))));
+  }
+  return fmt::format("bound at {}", fmt::join(parts, ", "));
 }
 
 }  // namespace
@@ -186,11 +205,15 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
             100 * ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s), peak_bw)},
            {"bound", t.sim_memory_bound_s * 2 > t.time_s ? "memory" : "compute"},
            {"memory_bound_time_share", ratio(t.sim_memory_bound_s, t.time_s)},
+           {"time_share_by_limit", Json::object()},
            {"critical_path_s", t.sim_critical.time_s},
            {"critical_path", names_of(config, t.sim_critical)},
            {"simulations", config.runs.size()},
            {"reused_kernels", t.reused},
            {"kernels", Json::array()}};
+  for (const auto& [limit, time] : t.time_by_limit) {
+    sim["time_share_by_limit"][limit] = ratio(time, t.time_s);
+  }
   std::vector<bool> seen(config.runs.size(), false);
   for (std::size_t k : config.order) {
     const std::size_t run = config.run_of[k];
@@ -216,8 +239,9 @@ std::string graph_report_text(const GraphConfig& config,
   table.header = {"kernel", "kind", "count", "F", "Q (HBM)", "I FLOP/B", "bound", "T_ideal"};
   table.widths = {28, 14, 6, 14, 14, 10, 8, 14};
   if (simulated) {
-    for (const char* h : {"simulated", "share", "% roof", "limiter"}) table.header.push_back(h);
-    for (std::size_t w : {14, 8, 8, 16}) table.widths.push_back(w);
+    for (const char* h : {"simulated", "share", "% roof", "bound at", "limiter"})
+      table.header.push_back(h);
+    for (std::size_t w : {14, 8, 8, 9, 16}) table.widths.push_back(w);
   } else {
     table.header.push_back("share");
     table.widths.push_back(8);
@@ -253,6 +277,7 @@ std::string graph_report_text(const GraphConfig& config,
       cells.push_back(duration(s.time_s * count));
       cells.push_back(percent(ratio(run_time(r), total)));
       cells.push_back(fmt::format("{:.1f}", s.percent_of_roof));
+      cells.push_back(s.limit);
       cells.push_back(s.limiter.empty() ? "-" : s.limiter);
     } else {
       cells.push_back(percent(ratio(run_time(r), total)));
@@ -275,13 +300,13 @@ std::string graph_report_text(const GraphConfig& config,
   if (simulated) {
     out += fmt::format(
         "  simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
-        "({} of peak); memory-bound kernels {} of the time\n",
+        "({} of peak); memory-bound kernels {} of the time ({})\n",
         duration(t.time_s), duration(t.sim_critical.time_s),
         engineering(ratio(static_cast<double>(t.sim_flops), t.time_s), "FLOP/s"),
         engineering(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s), "B/s"),
         percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
                       config.hardware.hbm_bytes_per_s())),
-        percent(ratio(t.sim_memory_bound_s, t.time_s)));
+        percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t));
   }
   if (config.hardware.l2) {
     out += fmt::format(
@@ -302,8 +327,8 @@ std::string graph_report_csv(const GraphConfig& config,
   std::string out =
       "kernel,kind,run,flops,hbm_bytes,intensity_flop_per_byte,bound,t_ideal_s,"
       "l2_resident_bytes";
-  if (simulated) out += ",simulated_time_s,simulated_hbm_bytes,simulated_bound,percent_of_roof,"
-                        "limiter,reused";
+  if (simulated) out += ",simulated_time_s,simulated_hbm_bytes,simulated_bound,limit,"
+                        "percent_of_roof,limiter,reused";
   out += "\n";
   std::vector<bool> seen(config.runs.size(), false);
   for (std::size_t k : config.order) {
@@ -315,7 +340,7 @@ std::string graph_report_csv(const GraphConfig& config,
                        a.roofline.t_ideal_s, config.l2_resident_bytes[k]);
     if (simulated) {
       const KernelSimulation& s = (*simulated)[run];
-      out += fmt::format(",{},{},{},{},{},{}", s.time_s, s.hbm_bytes(), s.bound,
+      out += fmt::format(",{},{},{},{},{},{},{}", s.time_s, s.hbm_bytes(), s.bound, s.limit,
                          s.percent_of_roof, s.limiter, seen[run] ? "true" : "false");
       seen[run] = true;
     }

@@ -23,6 +23,7 @@ KernelSimulation figures_of(const Json& report) {
   k.hbm_write_bytes = s.at("hbm_write_bytes").get<std::uint64_t>();
   k.percent_of_roof = s.at("percent_of_roof").get<double>();
   k.bound = s.at("bound").get<std::string>();
+  k.limit = s.at("verdict").at("limit").get<std::string>();
   k.limiter = s.at("limiter").at("cause").get<std::string>();
   if (s.contains("l2")) k.l2_hit_rate = s.at("l2").at("hit_rate").get<double>();
   const Json& components = report.at("components");

@@ -41,13 +41,12 @@ std::vector<std::string> bundled(const std::string& root, const std::vector<std:
     for (const auto& entry : fs::recursive_directory_iterator(configs / folder)) {
       if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
       const YAML::Node document = YAML::LoadFile(entry.path().string());
-      // Graphs of kernels (kind: graph, transformer) run each kernel as a run of its own, which
-      // checks itself; tests/cli/graph_cli_test.cpp checks the graph's sums.
-      const bool graph = root == "workload" && document.IsMap() && document[root]["kind"] &&
-                         is_graph_kind(document[root]["kind"].as<std::string>());
-      if (document.IsMap() && document[root] && !graph) {
-        found.push_back(fs::relative(entry.path(), configs).generic_string());
-      }
+      if (!document.IsMap() || !document[root]) continue;
+      // Graphs of kernels (kind: graph, transformer, onnx) run each kernel as a run of its own,
+      // which checks itself; tests/cli/graph_cli_test.cpp checks the graph's sums.
+      const YAML::Node kind = document[root]["kind"];
+      if (root == "workload" && kind && is_graph_kind(kind.as<std::string>())) continue;
+      found.push_back(fs::relative(entry.path(), configs).generic_string());
     }
   }
   std::sort(found.begin(), found.end());
