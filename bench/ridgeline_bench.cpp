@@ -481,10 +481,10 @@ int main(int argc, char** argv) {
         // fcfs has no queue to stall on: bound the player instead.
         if (std::string(scheduler) == "fcfs")
           overrides.push_back("hardware.hbm.max_requests_in_flight_per_core=2048");
-        benchmark::RegisterBenchmark((std::string("Dram/") + mapping + "-" +
-                                      (random ? "rand" : "seq") + "/" + scheduler)
-                                         .c_str(),
-                                     DramCase, random, overrides)
+        benchmark::RegisterBenchmark(
+            (std::string("Dram/") + mapping + "-" + (random ? "rand" : "seq") + "/" + scheduler)
+                .c_str(),
+            DramCase, random, overrides)
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime()
             ->Iterations(1);
@@ -506,17 +506,19 @@ int main(int argc, char** argv) {
         ->Iterations(1);
   }
   // Graphs: a transformer's analysis, and its run with one kernel simulated at a time.
-  const std::string h100 = std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/h100-sxm5-80gb.yaml";
+  const std::string h100 =
+      std::string(RIDGELINE_SOURCE_DIR) + "/configs/hardware/h100-sxm5-80gb.yaml";
   for (const char* model : {"llama-2-7b-prefill", "llama-2-7b-decode"}) {
     for (const char* command : {"analyze", "run"}) {
-      benchmark::RegisterBenchmark(
-          (std::string("Graph/") + model + "/" + command).c_str(),
-          [=](benchmark::State& state) {
-            RunCase(state, h100, std::string("models/") + model + ".yaml", {}, &Child::kernels,
-                    "kernels", std::string(command) == "run" ? std::vector<std::string>{"-j", "1"}
-                                                             : std::vector<std::string>{},
-                    command);
-          })
+      benchmark::RegisterBenchmark((std::string("Graph/") + model + "/" + command).c_str(),
+                                   [=](benchmark::State& state) {
+                                     RunCase(state, h100, std::string("models/") + model + ".yaml",
+                                             {}, &Child::kernels, "kernels",
+                                             std::string(command) == "run"
+                                                 ? std::vector<std::string>{"-j", "1"}
+                                                 : std::vector<std::string>{},
+                                             command);
+                                   })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()
           ->Iterations(std::string(command) == "run" ? 1 : 20);

@@ -281,8 +281,8 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
   const std::uint64_t end = offset + covered;
   const std::uint8_t touched =
       sector_bits(offset >> sector_shift_, ((end - 1) >> sector_shift_) + 1);
-  const std::uint8_t whole = sector_bits((offset + params_.sector_bytes - 1) >> sector_shift_,
-                                         end >> sector_shift_);
+  const std::uint8_t whole =
+      sector_bits((offset + params_.sector_bytes - 1) >> sector_shift_, end >> sector_shift_);
   const std::uint8_t needed = is_write_ ? touched & static_cast<std::uint8_t>(~whole) : touched;
   const std::uint8_t written = is_write_ ? whole : 0;
   const std::uint8_t dirtied = is_write_ ? touched : 0;
@@ -431,8 +431,7 @@ void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint
     std::size_t end = first + 1;
     while (end < sectors.size() && sectors[end] == sectors[end - 1] + 1) ++end;
     const std::uint64_t run_bytes = (end - first) << sector_shift_;
-    below_.access(now_, Region{sectors[first] << sector_shift_, 1, run_bytes, run_bytes, 1},
-                  true);
+    below_.access(now_, Region{sectors[first] << sector_shift_, 1, run_bytes, run_bytes, 1}, true);
     ++requests;
     bytes += run_bytes;
     first = end;
@@ -442,22 +441,22 @@ void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint
 
 void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
   if (bytes == 0) return;
-  for_each_line(address, bytes,
-                [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset,
-                    std::uint64_t covered) {
-                  // The sectors the bytes touch: a kernel's tensor starts and ends on sectors.
-                  const std::uint8_t touched = sector_bits(
-                      offset >> sector_shift_, ((offset + covered - 1) >> sector_shift_) + 1);
-                  std::uint32_t way = sets_.find(set, line);
-                  if (way == CacheSets::kNoWay) {
-                    way = sets_.victim(set);
-                    sets_.install(set, way, line, CacheSets::kValid, touched, 0);
-                    sets_.ready_ps(set, way) = 0;
-                  } else {
-                    sets_.touch(set, way);
-                    sets_.mark_sectors(set, way, touched, 0);
-                  }
-                });
+  for_each_line(
+      address, bytes,
+      [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered) {
+        // The sectors the bytes touch: a kernel's tensor starts and ends on sectors.
+        const std::uint8_t touched =
+            sector_bits(offset >> sector_shift_, ((offset + covered - 1) >> sector_shift_) + 1);
+        std::uint32_t way = sets_.find(set, line);
+        if (way == CacheSets::kNoWay) {
+          way = sets_.victim(set);
+          sets_.install(set, way, line, CacheSets::kValid, touched, 0);
+          sets_.ready_ps(set, way) = 0;
+        } else {
+          sets_.touch(set, way);
+          sets_.mark_sectors(set, way, touched, 0);
+        }
+      });
 }
 
 void L2CacheTiming::end_of_run() {

@@ -49,7 +49,8 @@ struct CriticalPath {
 };
 /// `order` is run_order's; `time_s[i]` kernel i's time.
 CriticalPath critical_path(const std::vector<std::vector<std::size_t>>& dependencies,
-                           const std::vector<std::size_t>& order, const std::vector<double>& time_s);
+                           const std::vector<std::size_t>& order,
+                           const std::vector<double>& time_s);
 
 // ---- implementation of the template ----
 template <class WriterOf>

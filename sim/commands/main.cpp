@@ -189,17 +189,16 @@ RunConfig load_and_warn(const RunOptions& options) {
 // A graph workload (kind: graph, transformer): its kernels' figures and the graph's totals. Its
 // pictures are a single kernel's for now: asked of a graph, they are refused, not left out.
 int graph_command(const RunOptions& options, bool simulate) {
-  for (const auto& [asked, option] :
-       {std::pair{!options.roofline_path.empty(), "--roofline"},
-        std::pair{!options.html_path.empty(), "--report"},
-        std::pair{options.traces.any(), "--vcd / --timeline"},
-        std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
+  for (const auto& [asked, option] : {std::pair{!options.roofline_path.empty(), "--roofline"},
+                                      std::pair{!options.html_path.empty(), "--report"},
+                                      std::pair{options.traces.any(), "--vcd / --timeline"},
+                                      std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
     if (asked) {
-      throw ConfigError(SourceLocation{option, 0, 0}, "", "",
-                        fmt::format("is for a single kernel; {} is a graph of kernels",
-                                    options.workload),
-                        "leave it out, or run one of the graph's kernels as a workload of its "
-                        "own");
+      throw ConfigError(
+          SourceLocation{option, 0, 0}, "", "",
+          fmt::format("is for a single kernel; {} is a graph of kernels", options.workload),
+          "leave it out, or run one of the graph's kernels as a workload of its "
+          "own");
     }
   }
   const GraphConfig config = load_graph_config(options.hardware, options.workload,
@@ -209,8 +208,7 @@ int graph_command(const RunOptions& options, bool simulate) {
   if (simulate) runs = simulate_graph(config, options.jobs);
   const std::vector<KernelSimulation>* simulated = simulate ? &runs : nullptr;
   if (!options.json_path.empty()) {
-    write_file_atomically(options.json_path,
-                          graph_report_json(config, simulated).dump(2) + "\n");
+    write_file_atomically(options.json_path, graph_report_json(config, simulated).dump(2) + "\n");
   }
   if (!options.csv_path.empty())
     write_file_atomically(options.csv_path, graph_report_csv(config, simulated));

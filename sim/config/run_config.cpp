@@ -1,9 +1,9 @@
 #include "sim/config/run_config.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "sim/config/config_node.hpp"
 #include "sim/config/hardware_config.hpp"
@@ -41,9 +41,10 @@ void set_l2_resident(RunConfig& config, const std::vector<std::string>& names) {
   }
   for (const std::string& name : names) {
     if (std::find(inputs.begin(), inputs.end(), name) == inputs.end()) {
-      throw ConfigError(where, "", name,
-                        fmt::format("is not an input tensor of this {}", kind_name(config.workload)),
-                        fmt::format("its inputs: {}", fmt::join(inputs, ", ")));
+      throw ConfigError(
+          where, "", name,
+          fmt::format("is not an input tensor of this {}", kind_name(config.workload)),
+          fmt::format("its inputs: {}", fmt::join(inputs, ", ")));
     }
   }
   config.l2_resident = names;

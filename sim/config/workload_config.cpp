@@ -362,11 +362,12 @@ WorkloadSpec parse_workload_fields(const ConfigNode& w) {
       [&](auto kind) { names.push_back(KindOf<typename decltype(kind)::type>::name); });
   const ConfigNode kind_node = w.required("kind");
   // A graph of kernels (sim/graph/) is read by `analyze` and `run` themselves, never here.
-  if (const std::string given = kind_node.text(); given == "graph" || given == "transformer" ||
-                                                given == "onnx") {
-    kind_node.fail("is a graph of kernels, which `ridgeline analyze` and `ridgeline run` take; "
-                   "this command takes single kernels",
-                   "run the graph with analyze or run, or one of its kernels here");
+  if (const std::string given = kind_node.text();
+      given == "graph" || given == "transformer" || given == "onnx") {
+    kind_node.fail(
+        "is a graph of kernels, which `ridgeline analyze` and `ridgeline run` take; "
+        "this command takes single kernels",
+        "run the graph with analyze or run, or one of its kernels here");
   }
   const std::string name = kind_node.choice(names);
   std::optional<WorkloadSpec> spec;

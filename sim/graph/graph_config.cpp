@@ -154,16 +154,14 @@ class GraphReader {
     }
     const std::string what = kind_name(kernel.workload).data();
     if (kernel.reads.size() != ins.size()) {
-      item.required("reads").fail(
-          fmt::format("this {} reads {} tensors ({}), not {}", what, ins.size(), list_of(ins),
-                      kernel.reads.size()),
-          "name one graph tensor for each, in that order");
+      item.required("reads").fail(fmt::format("this {} reads {} tensors ({}), not {}", what,
+                                              ins.size(), list_of(ins), kernel.reads.size()),
+                                  "name one graph tensor for each, in that order");
     }
     if (kernel.writes.size() != outs.size()) {
-      item.required("writes").fail(
-          fmt::format("this {} writes {} tensors ({}), not {}", what, outs.size(), list_of(outs),
-                      kernel.writes.size()),
-          "name one graph tensor for each, in that order");
+      item.required("writes").fail(fmt::format("this {} writes {} tensors ({}), not {}", what,
+                                               outs.size(), list_of(outs), kernel.writes.size()),
+                                   "name one graph tensor for each, in that order");
     }
     const std::size_t index = config_.kernels.size();
     for (std::size_t i = 0; i < outs.size(); ++i) {
@@ -173,10 +171,9 @@ class GraphReader {
                             "write a tensor of a new name");
       }
       if (auto other = writer_.find(tensor); other != writer_.end()) {
-        write_nodes[i].fail(
-            fmt::format("kernel '{}' writes this tensor already",
-                        config_.kernels[other->second].name),
-            "a tensor is written once: give this output a name of its own");
+        write_nodes[i].fail(fmt::format("kernel '{}' writes this tensor already",
+                                        config_.kernels[other->second].name),
+                            "a tensor is written once: give this output a name of its own");
       }
       writer_.emplace(tensor, index);
       agree(write_nodes[i], tensor, outs[i],
@@ -201,9 +198,9 @@ class GraphReader {
     run.hardware = config_.hardware;
     run.workload = spec;
     const YAML::Mark mark = workload.yaml().Mark();
-    run.workload_location = SourceLocation{config_.workload_path,
-                                           mark.is_null() ? 0 : mark.line + 1,
-                                           mark.is_null() ? 0 : mark.column + 1};
+    run.workload_location =
+        SourceLocation{config_.workload_path, mark.is_null() ? 0 : mark.line + 1,
+                       mark.is_null() ? 0 : mark.column + 1};
     if (auto violation = check_and_analyze(run, [&] { return workload; })) {
       fail_in_kernel(workload, hardware_, *violation);
     }
@@ -219,12 +216,12 @@ class GraphReader {
     if (first) return;
     const TensorUse& known = use->second;
     if (known.shape.elements() != ref.shape.elements() || known.dtype != ref.dtype) {
-      at.fail(fmt::format("tensor '{}' is {} {} ({} elements) {}, but {} {} ({} elements) {}: "
-                          "shapes that do not agree",
-                          tensor, known.shape.text(), name_of(known.dtype),
-                          known.shape.elements(), known.how, ref.shape.text(),
-                          name_of(ref.dtype), ref.shape.elements(), how),
-              "make the kernels' shapes and data types agree");
+      at.fail(
+          fmt::format("tensor '{}' is {} {} ({} elements) {}, but {} {} ({} elements) {}: "
+                      "shapes that do not agree",
+                      tensor, known.shape.text(), name_of(known.dtype), known.shape.elements(),
+                      known.how, ref.shape.text(), name_of(ref.dtype), ref.shape.elements(), how),
+          "make the kernels' shapes and data types agree");
     }
   }
 
@@ -333,6 +330,7 @@ class GraphReader {
 
   GraphConfig& config_;
   const ConfigNode& hardware_;
+
  public:
   std::vector<std::string> hardware_overrides_;
 
@@ -353,14 +351,25 @@ class GraphReader {
 
 GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
                               const std::vector<std::string>& overrides, bool skip_unsupported) {
+  return load_graph_config(ConfigInput{hardware_path, std::nullopt},
+                           ConfigInput{workload_path, std::nullopt}, overrides, skip_unsupported);
+}
+
+GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInput& workload_input,
+                              const std::vector<std::string>& overrides, bool skip_unsupported) {
   check_override_roots(overrides);
+  const std::string& workload_path = workload_input.path;
   GraphConfig config;
-  config.hardware_path = hardware_path;
+  config.hardware_path = hardware_input.path;
   config.workload_path = workload_path;
   config.overrides = overrides;
-  const ConfigNode hardware = load_document(hardware_path, "hardware", overrides);
+  auto load = [&](const ConfigInput& input, std::string_view root) {
+    return input.text ? load_document_text(input.path, *input.text, root, overrides)
+                      : load_document(input.path, root, overrides);
+  };
+  const ConfigNode hardware = load(hardware_input, "hardware");
   config.hardware = parse_hardware(hardware);
-  const ConfigNode workload = load_document(workload_path, "workload", overrides);
+  const ConfigNode workload = load(workload_input, "workload");
   config.kind = workload.required("kind").choice({"graph", "transformer", "onnx"});
 
   GraphReader reader(config, hardware);
@@ -371,8 +380,8 @@ GraphConfig load_graph_config(const std::string& hardware_path, const std::strin
   auto read_generated = [&](const YAML::Node& graph, const char* what) {
     YAML::Node top;
     top["workload"] = graph;
-    reader.read(load_document_tree(fmt::format("{} ({})", workload_path, what), top, "workload",
-                                   {}));
+    reader.read(
+        load_document_tree(fmt::format("{} ({})", workload_path, what), top, "workload", {}));
   };
   if (config.kind == "transformer") {
     TransformerGraph generated = transformer_graph(workload);
@@ -383,12 +392,10 @@ GraphConfig load_graph_config(const std::string& hardware_path, const std::strin
     OnnxImport imported = import_onnx(workload, skip_unsupported);
     config.skipped = std::move(imported.skipped);
     read_generated(imported.graph, "the ONNX model's kernels");
-    config.description = fmt::format("ONNX model {}: {} kernels ({} distinct){}",
-                                     workload.required("path").text(), config.kernels.size(),
-                                     config.runs.size(),
-                                     config.skipped.empty()
-                                         ? ""
-                                         : fmt::format(", {} nodes skipped", config.skipped.size()));
+    config.description = fmt::format(
+        "ONNX model {}: {} kernels ({} distinct){}", workload.required("path").text(),
+        config.kernels.size(), config.runs.size(),
+        config.skipped.empty() ? "" : fmt::format(", {} nodes skipped", config.skipped.size()));
   } else {
     reader.read(workload);
     config.description =

@@ -23,8 +23,8 @@ namespace ridgeline {
 
 /// A kernel as it runs: the distinct workload and the tensors it finds in the L2.
 struct GraphRun {
-  RunConfig config;         ///< the kernel's workload analysed on the machine; l2_resident set
-  std::string document;     ///< its `workload:` document as YAML, for a run of its own
+  RunConfig config;      ///< the kernel's workload analysed on the machine; l2_resident set
+  std::string document;  ///< its `workload:` document as YAML, for a run of its own
   std::vector<std::size_t> kernels;  ///< the graph's kernels that are this run, in run order
 };
 
@@ -33,17 +33,17 @@ struct GraphConfig {
   std::string workload_path;
   std::vector<std::string> overrides;
   HardwareParams hardware;
-  std::string kind;  ///< the workload's kind: "graph", "transformer" or "onnx"
+  std::string kind;         ///< the workload's kind: "graph", "transformer" or "onnx"
   std::string description;  ///< "transformer: 32 layers, hidden 4096, ... prefill of 2048 tokens"
   /// The generator's keys (transformer: hidden, heads, ...) as the report lists them.
   std::vector<std::pair<std::string, std::string>> fields;
 
-  std::vector<std::string> inputs;   ///< graph tensors given before it runs
-  std::vector<GraphKernel> kernels;  ///< as written (or generated)
+  std::vector<std::string> inputs;                     ///< graph tensors given before it runs
+  std::vector<GraphKernel> kernels;                    ///< as written (or generated)
   std::vector<std::vector<std::size_t>> dependencies;  ///< kernel_dependencies
-  std::vector<std::size_t> order;    ///< the run order (run_order)
-  std::vector<std::size_t> run_of;   ///< kernel -> its GraphRun
-  std::vector<GraphRun> runs;        ///< the distinct kernels, in order of first run
+  std::vector<std::size_t> order;                      ///< the run order (run_order)
+  std::vector<std::size_t> run_of;                     ///< kernel -> its GraphRun
+  std::vector<GraphRun> runs;  ///< the distinct kernels, in order of first run
   /// Per kernel: the bytes of its inputs found in the L2 at its start.
   std::vector<std::uint64_t> l2_resident_bytes;
   std::vector<ConfigWarning> warnings;  ///< hardware's, then the workload's
@@ -65,6 +65,10 @@ std::string workload_kind_of(const std::string& workload_path,
 /// every kernel and every tensor, and orders the kernels. An ONNX operator that maps to no kernel
 /// is an error unless `skip_unsupported`, which leaves it out and lists it. Throws ConfigError.
 GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
+                              const std::vector<std::string>& overrides,
+                              bool skip_unsupported = false);
+/// The same for documents that may be given as text (a sweep's point).
+GraphConfig load_graph_config(const ConfigInput& hardware, const ConfigInput& workload,
                               const std::vector<std::string>& overrides,
                               bool skip_unsupported = false);
 

@@ -24,10 +24,10 @@ double ratio(double x, double y) { return y > 0 ? x / y : 0; }
 struct Totals {
   std::uint64_t flops = 0;
   std::uint64_t hbm_bytes = 0;
-  double t_ideal_s = 0;          ///< one kernel after another
-  double memory_bound_s = 0;     ///< of t_ideal_s, in memory-bound kernels
+  double t_ideal_s = 0;       ///< one kernel after another
+  double memory_bound_s = 0;  ///< of t_ideal_s, in memory-bound kernels
   std::uint64_t l2_resident_bytes = 0;
-  CriticalPath critical;         ///< by T_ideal
+  CriticalPath critical;  ///< by T_ideal
   // Simulated
   double time_s = 0;
   std::uint64_t sim_flops = 0;
@@ -179,8 +179,8 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
   const double peak_bw = config.hardware.hbm_bytes_per_s();
   Json analytical{{"flops", t.flops},
                   {"hbm_bytes", t.hbm_bytes},
-                  {"intensity_flop_per_byte", ratio(static_cast<double>(t.flops),
-                                                    static_cast<double>(t.hbm_bytes))},
+                  {"intensity_flop_per_byte",
+                   ratio(static_cast<double>(t.flops), static_cast<double>(t.hbm_bytes))},
                   {"t_ideal_s", t.t_ideal_s},
                   {"bound", t.memory_bound_s * 2 > t.t_ideal_s ? "memory" : "compute"},
                   {"memory_bound_time_share", ratio(t.memory_bound_s, t.t_ideal_s)},
@@ -224,11 +224,18 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
   return report;
 }
 
+Json without_kernel_lists(Json report) {
+  for (const char* part : {"analytical", "simulated"}) {
+    if (report.contains(part)) report[part].erase("kernels");
+  }
+  return report;
+}
+
 std::string graph_report_text(const GraphConfig& config,
                               const std::vector<KernelSimulation>* simulated) {
   const Totals t = totals_of(config, simulated);
-  std::string out = fmt::format("Ridgeline: {}\n  on {}\n", config.description,
-                                config.hardware.name);
+  std::string out =
+      fmt::format("Ridgeline: {}\n  on {}\n", config.description, config.hardware.name);
   out += fmt::format("  {} kernels, {} distinct{}\n\n", config.kernels.size(), config.runs.size(),
                      simulated ? fmt::format(": {} simulated, {} reuse an identical kernel's run",
                                              config.runs.size(), t.reused)
@@ -249,8 +256,8 @@ std::string graph_report_text(const GraphConfig& config,
   std::vector<std::size_t> rows(config.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
   auto run_time = [&](std::size_t r) {
-    const double each = simulated ? (*simulated)[r].time_s
-                                  : config.runs[r].config.analysis.roofline.t_ideal_s;
+    const double each =
+        simulated ? (*simulated)[r].time_s : config.runs[r].config.analysis.roofline.t_ideal_s;
     return each * static_cast<double>(config.runs[r].kernels.size());
   };
   std::stable_sort(rows.begin(), rows.end(),
@@ -294,9 +301,8 @@ std::string graph_report_text(const GraphConfig& config,
       "another, {} on the critical path; memory-bound kernels {} of it\n",
       engineering(static_cast<double>(t.flops), "FLOP"),
       engineering(static_cast<double>(t.hbm_bytes), "B"),
-      ratio(static_cast<double>(t.flops), static_cast<double>(t.hbm_bytes)),
-      duration(t.t_ideal_s), duration(t.critical.time_s),
-      percent(ratio(t.memory_bound_s, t.t_ideal_s)));
+      ratio(static_cast<double>(t.flops), static_cast<double>(t.hbm_bytes)), duration(t.t_ideal_s),
+      duration(t.critical.time_s), percent(ratio(t.memory_bound_s, t.t_ideal_s)));
   if (simulated) {
     out += fmt::format(
         "  simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
@@ -327,8 +333,10 @@ std::string graph_report_csv(const GraphConfig& config,
   std::string out =
       "kernel,kind,run,flops,hbm_bytes,intensity_flop_per_byte,bound,t_ideal_s,"
       "l2_resident_bytes";
-  if (simulated) out += ",simulated_time_s,simulated_hbm_bytes,simulated_bound,limit,"
-                        "percent_of_roof,limiter,reused";
+  if (simulated)
+    out +=
+        ",simulated_time_s,simulated_hbm_bytes,simulated_bound,limit,"
+        "percent_of_roof,limiter,reused";
   out += "\n";
   std::vector<bool> seen(config.runs.size(), false);
   for (std::size_t k : config.order) {

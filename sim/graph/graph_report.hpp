@@ -16,6 +16,9 @@ namespace ridgeline {
 /// `simulated`: the runs' figures (simulate_graph), or null for the analytical model only.
 /// Throws InternalError when the totals are beyond what the machine can do (its HBM's peak).
 Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated);
+/// `report` (graph_report_json's) without its lists of kernels: the graph's figures alone, one
+/// value each, as a sweep's row takes them.
+Json without_kernel_lists(Json report);
 std::string graph_report_text(const GraphConfig& config,
                               const std::vector<KernelSimulation>* simulated);
 std::string graph_report_csv(const GraphConfig& config,

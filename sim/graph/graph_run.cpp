@@ -67,8 +67,7 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
     const GraphKernel& first = config.kernels[config.runs[i].kernels.front()];
     if (!results[i].ok()) {
       throw std::runtime_error(fmt::format("the simulation of kernel '{}' of {} failed: {}",
-                                           first.name, config.workload_path,
-                                           results[i].failure()));
+                                           first.name, config.workload_path, results[i].failure()));
     }
     simulations.push_back(figures_of(read_json_file(reports[i])));
   }

@@ -21,12 +21,12 @@ struct KernelSimulation {
   /// Written by the kernel but still dirty in the L2 at its end: HBM receives them later, when
   /// a later kernel's traffic evicts them (counted in the graph's HBM bytes, not in its time).
   std::uint64_t l2_dirty_at_end_bytes = 0;
-  double l2_hit_rate = 0;       ///< of the bytes the cores asked of the L2; 0 without one
-  double percent_of_roof = 0;   ///< of the kernel's own roof
-  std::string bound;            ///< "memory" or "compute", by the simulation's own figures
+  double l2_hit_rate = 0;      ///< of the bytes the cores asked of the L2; 0 without one
+  double percent_of_roof = 0;  ///< of the kernel's own roof
+  std::string bound;           ///< "memory" or "compute", by the simulation's own figures
   /// What bound it by the simulated hierarchical roofline: "hbm", "l2", "sram", "compute", ...
   std::string limit;
-  std::string limiter;          ///< what held it below its roof ("tail", "low_occupancy", ...)
+  std::string limiter;  ///< what held it below its roof ("tail", "low_occupancy", ...)
 
   std::uint64_t hbm_bytes() const { return hbm_read_bytes + hbm_write_bytes; }
 };

@@ -42,7 +42,8 @@ TransformerShape read_shape(const ConfigNode& w) {
   std::optional<ConfigNode> kv = w.optional("kv_heads");
   if (kv) s.kv_heads = kv->positive_count_at_most(1u << 16);
   s.ffn = w.required("ffn").positive_count_at_most(kMaxWidth);
-  if (auto gated = w.optional("gated_ffn")) s.gated_ffn = gated->choice({"true", "false"}) == "true";
+  if (auto gated = w.optional("gated_ffn"))
+    s.gated_ffn = gated->choice({"true", "false"}) == "true";
   s.layers = w.required("layers").positive_count_at_most(1024);
   s.vocabulary = w.required("vocabulary").positive_count_at_most(1u << 24);
   if (auto batch = w.optional("batch")) s.batch = batch->positive_count_at_most(1u << 16);

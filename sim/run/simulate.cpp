@@ -88,7 +88,8 @@ SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& 
 // The tensors a kernel before this one left in the L2 (RunConfig::l2_resident), in their order.
 void preload_l2(Accelerator& accelerator, const RunConfig& config) {
   if (config.l2_resident.empty()) return;
-  auto* l2 = accelerator.levels.empty() ? nullptr : dynamic_cast<L2Cache*>(accelerator.levels[0].get());
+  auto* l2 =
+      accelerator.levels.empty() ? nullptr : dynamic_cast<L2Cache*>(accelerator.levels[0].get());
   if (!l2) throw InternalError("L2-resident tensors asked of a machine without an L2");
   for (const TensorRef& tensor : workload_tensors(config.workload)) {
     for (const std::string& name : config.l2_resident) {

@@ -9,6 +9,8 @@
 #include "sim/config/hardware_config.hpp"
 #include "sim/config/hardware_guards.hpp"
 #include "sim/config/workload_config.hpp"
+#include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_report.hpp"
 #include "sim/report/report.hpp"
 #include "sim/sweep/sweep_fields.hpp"
 
@@ -34,6 +36,9 @@ struct SweepEvaluator::Base {
   std::optional<ConfigNode> tree;          // where rules broken by base values are reported
   std::optional<HardwareParams> hardware;  // read alone; none when it does not read alone
   std::optional<WorkloadSpec> workload;    // each key's own rules only
+  /// A graph of kernels (kind: graph, transformer, onnx): its points are read whole, by the
+  /// graph reader, and their rows are the graph's figures.
+  bool graph = false;
 };
 
 // How a swept key reaches a point's typed parameters.
@@ -93,9 +98,16 @@ SweepEvaluator::SweepEvaluator(const SweepSpec& spec, ColumnTable& columns)
       } catch (const YAML::Exception&) {
         // load_document_text says where, below.
       }
+      const YAML::Node kind = base.parsed.IsMap() && base.parsed[root].IsMap()
+                                  ? base.parsed[root]["kind"]
+                                  : YAML::Node();
+      base.graph =
+          root == "workload" && kind && kind.IsScalar() && is_graph_kind(kind.as<std::string>());
       try {
         base.tree = load_document_text(file, base.text, root, {}, spec.fixed);
-        if (root == "hardware") {
+        if (base.graph) {
+          // Read whole at each point.
+        } else if (root == "hardware") {
           base.hardware = parse_hardware(*base.tree);
         } else {
           base.workload = parse_workload_fields(*base.tree);
@@ -231,6 +243,10 @@ void SweepEvaluator::check_keys_known() const {
     // unknown is about the key, whatever the other values; any other outcome lets points tell.
     std::optional<ConfigError> unknown;
     for (const Base& base : hardware_root ? hardware_bases_ : workload_bases_) {
+      if (base.graph) {  // its points say (a transformer's keys are the generator's)
+        unknown.reset();
+        break;
+      }
       try {
         const ConfigNode document = load_document_text(
             base.file, base.text, hardware_root ? "hardware" : "workload", {}, {key});
@@ -264,6 +280,24 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
   bool any = false;
   for (const Base& hardware : hardware_bases_) {
     for (const Base& workload : workload_bases_) {
+      if (hardware.hardware && workload.graph) {
+        try {
+          const GraphConfig graph =
+              load_graph_config(ConfigInput{hardware.file, hardware.text},
+                                ConfigInput{workload.file, workload.text}, {});
+          // A simulation's leaves without simulating: each run's figures empty.
+          const std::vector<KernelSimulation> nothing(graph.runs.size());
+          for_each_leaf(
+              without_kernel_lists(graph_report_json(graph, simulated ? &nothing : nullptr)),
+              [&](const std::string& path, const Json&) {
+                if (path.rfind("config.", 0) != 0) names.insert(path);
+              });
+          any = true;
+        } catch (const ConfigError&) {
+          // The base alone breaks a rule: its points say which.
+        }
+        continue;
+      }
       if (!hardware.hardware || !workload.workload) continue;
       any = true;
       RunConfig config;
@@ -489,31 +523,11 @@ void SweepEvaluator::add_report_cells(Row& row) {
   }
 }
 
-PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
-  evaluated_.reset();
-  add_head(point, PointStatus::ok, {}, row);
+std::optional<PointStatus> SweepEvaluator::check_constraints(Row& row) {
   auto fail = [&](const std::string& reason) {
     set_status(row, PointStatus::failed, reason);
     return PointStatus::failed;
   };
-  if (!resolve(config_.hardware) || !resolve(config_.workload)) return fail(failure_);
-  if (auto violation = check_rules(config_.workload)) return fail(located(*violation));
-  // The files a workload names (a trace's loads and stores are counted, its addresses checked
-  // against this machine) are read every point, since the machine may change (slow, but as `run`
-  // does it).
-  try {
-    check_workload_inputs([&] { return workload_document(); }, config_.workload, config_.hardware);
-  } catch (const ConfigError& error) {
-    return fail(error.what());
-  }
-  if (auto violation = check_data_type(config_.hardware, config_.workload))
-    return fail(located(*violation));
-  config_.analysis = analyze_on(config_.hardware, config_.workload);
-  config_.power_limit.reset();
-  if (auto violation = apply_power_limit(config_)) return fail(located(*violation));
-  config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
-  add_report_cells(row);
-
   for (const Expression& constraint : constraints_) {
     const Expression::Result result = constraint.evaluate(row);
     if (result.kind == Expression::Kind::boolean && result.number != 0) continue;
@@ -537,6 +551,51 @@ PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
                             : result.kind == Expression::Kind::none ? result.text
                                                                     : "it is not a comparison"));
   }
+  return std::nullopt;
+}
+
+PointStatus SweepEvaluator::evaluate(std::uint64_t point, Row& row) {
+  evaluated_.reset();
+  add_head(point, PointStatus::ok, {}, row);
+  auto fail = [&](const std::string& reason) {
+    set_status(row, PointStatus::failed, reason);
+    return PointStatus::failed;
+  };
+  if (!resolve(config_.hardware)) return fail(failure_);
+  if (workload_bases_[workload_base_].graph) {
+    // A graph's point: its documents read whole by the graph reader, its row the graph's
+    // figures (each kernel's are in the point's report, not in the row).
+    try {
+      const auto [hardware, workload] = documents(point);
+      const GraphConfig graph =
+          load_graph_config(ConfigInput{hardware_bases_[hardware_base_].file, hardware},
+                            ConfigInput{workload_bases_[workload_base_].file, workload}, {});
+      add_report_json_cells(without_kernel_lists(graph_report_json(graph, nullptr)), columns_, row);
+    } catch (const ConfigError& error) {
+      return fail(error.what());
+    }
+    if (auto skipped = check_constraints(row)) return *skipped;
+    evaluated_ = point;
+    return PointStatus::ok;
+  }
+  if (!resolve(config_.workload)) return fail(failure_);
+  if (auto violation = check_rules(config_.workload)) return fail(located(*violation));
+  // The files a workload names (a trace's loads and stores are counted, its addresses checked
+  // against this machine) are read every point, since the machine may change (slow, but as `run`
+  // does it).
+  try {
+    check_workload_inputs([&] { return workload_document(); }, config_.workload, config_.hardware);
+  } catch (const ConfigError& error) {
+    return fail(error.what());
+  }
+  if (auto violation = check_data_type(config_.hardware, config_.workload))
+    return fail(located(*violation));
+  config_.analysis = analyze_on(config_.hardware, config_.workload);
+  config_.power_limit.reset();
+  if (auto violation = apply_power_limit(config_)) return fail(located(*violation));
+  config_.occupancy = occupancy_on(config_.hardware, config_.analysis.footprint);
+  add_report_cells(row);
+  if (auto skipped = check_constraints(row)) return *skipped;
   const Footprint& footprint = config_.analysis.footprint;
   if (auto violation = check_threads(config_.hardware, config_.workload, footprint))
     return fail(located(*violation));
@@ -556,16 +615,28 @@ std::pair<std::string, std::string> SweepEvaluator::documents(std::uint64_t poin
   const Base& hardware = hardware_bases_[hardware_base_];
   const Base& workload = workload_bases_[workload_base_];
   std::vector<PlacedValue> workload_values = placed_values(false);
-  // The point's workload: the one just evaluated, or read now.
-  const WorkloadSpec spec =
-      evaluated_ && *evaluated_ == point
-          ? config_.workload
-          : parse_workload_fields(
-                load_document_text(workload.file, workload.text, "workload", {}, workload_values));
-  // The files as this point found them, from wherever the child runs.
-  for (const WorkloadInputFile& file : workload_input_files(spec)) {
-    workload_values.push_back(PlacedValue{file.key_path, YAML::Node(file.absolute_path),
-                                          SourceLocation{workload.file, 0, 0}});
+  if (workload.graph) {
+    // An ONNX model's file, from wherever the child runs.
+    const ConfigNode document =
+        load_document_text(workload.file, workload.text, "workload", {}, workload_values);
+    const std::optional<ConfigNode> kind = document.optional("kind");
+    const std::optional<ConfigNode> path = document.optional("path");
+    if (kind && kind->text() == "onnx" && path) {
+      workload_values.push_back(PlacedValue{"workload.path", YAML::Node(resolve_path(*path)),
+                                            SourceLocation{workload.file, 0, 0}});
+    }
+  } else {
+    // The point's workload: the one just evaluated, or read now.
+    const WorkloadSpec spec =
+        evaluated_ && *evaluated_ == point
+            ? config_.workload
+            : parse_workload_fields(load_document_text(workload.file, workload.text, "workload", {},
+                                                       workload_values));
+    // The files as this point found them, from wherever the child runs.
+    for (const WorkloadInputFile& file : workload_input_files(spec)) {
+      workload_values.push_back(PlacedValue{file.key_path, YAML::Node(file.absolute_path),
+                                            SourceLocation{workload.file, 0, 0}});
+    }
   }
   // From the parsed files (cloned: placing values changes the tree), not their text: the
   // points' values were all read already, so nothing is left to report where.

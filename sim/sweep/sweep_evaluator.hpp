@@ -76,6 +76,8 @@ class SweepEvaluator {
   const std::vector<ConfigWarning>& warnings() const { return warnings_; }
 
  private:
+  /// Skips (or fails) the point whose row breaks a constraint; nothing when all hold.
+  std::optional<PointStatus> check_constraints(Row& row);
   struct Base;
   struct KeyPlan;
   struct Resolved;

@@ -9,13 +9,14 @@
 #include <map>
 #include <sstream>
 
-#include "sim/util/child_process.hpp"
-#include "sim/util/output_file.hpp"
+#include "sim/graph/graph_report.hpp"
 #include "sim/sweep/report_cells.hpp"
 #include "sim/sweep/sweep_evaluator.hpp"
 #include "sim/sweep/sweep_progress.hpp"
 #include "sim/sweep/sweep_results.hpp"
 #include "sim/sweep/sweep_summary.hpp"
+#include "sim/util/child_process.hpp"
+#include "sim/util/output_file.hpp"
 
 namespace ridgeline {
 
@@ -149,7 +150,7 @@ void run_simulated(const SweepOptions& options, const Shard& shard, std::uint64_
       const Json report = text ? Json::parse(*text, nullptr, false) : Json();
       if (report.is_object()) {
         evaluator.add_head(point, PointStatus::ok, {}, row);
-        add_report_json_cells(report, columns, row);
+        add_report_json_cells(without_kernel_lists(report), columns, row);
         return;
       }
     }

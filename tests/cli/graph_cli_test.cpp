@@ -2,6 +2,7 @@
 // figures the sums of its kernels', the L2 between kernels, and the same numbers at every -j.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_support.hpp"
@@ -15,9 +16,9 @@ nlohmann::json graph_report(const std::string& hardware, const std::string& work
   const std::string json = ::testing::TempDir() + "ridgeline_graph_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name() +
                            ".json";
-  const test::Outcome outcome = test::ridgeline("run " + test::config_path(hardware) + " " +
-                                                test::config_path(workload) + " --quiet --json " +
-                                                json + " " + options);
+  const test::Outcome outcome =
+      test::ridgeline("run " + test::config_path(hardware) + " " + test::config_path(workload) +
+                      " --quiet --json " + json + " " + options);
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   nlohmann::json report = nlohmann::json::parse(test::slurp(json));
   std::remove(json.c_str());
@@ -57,12 +58,10 @@ TEST(GraphRun, TheGraphsFiguresAreItsKernelsSummed) {
 
 TEST(GraphRun, IdenticalLayersAreSimulatedOnceAndTheNumbersDoNotDependOnJobs) {
   const std::string small = "--set workload.layers=2 --set workload.sequence=128";
-  const nlohmann::json one = graph_report("hardware/h100-sxm5-80gb.yaml",
-                                          "workloads/models/llama-2-7b-decode.yaml",
-                                          small + " -j 1");
-  const nlohmann::json two = graph_report("hardware/h100-sxm5-80gb.yaml",
-                                          "workloads/models/llama-2-7b-decode.yaml",
-                                          small + " -j 2");
+  const nlohmann::json one = graph_report(
+      "hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-decode.yaml", small + " -j 1");
+  const nlohmann::json two = graph_report(
+      "hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-decode.yaml", small + " -j 2");
   const nlohmann::json& sim = one["simulated"];
   ASSERT_EQ(sim["kernels"].size(), 2u * 13 + 2);
   const std::size_t simulations = sim["simulations"].get<std::size_t>();
@@ -84,9 +83,10 @@ TEST(GraphRun, IdenticalLayersAreSimulatedOnceAndTheNumbersDoNotDependOnJobs) {
 
 TEST(GraphRun, AnInputLeftInTheL2IsNotReadFromHbm) {
   test::ScratchFiles files;
-  const std::string gemm = files.write(
-      "gemm", "workload: {kind: gemm, m: 512, n: 4096, k: 1024, dtype: bf16, strategy: tiled, "
-              "tile: auto}\n");
+  const std::string gemm =
+      files.write("gemm",
+                  "workload: {kind: gemm, m: 512, n: 4096, k: 1024, dtype: bf16, strategy: tiled, "
+                  "tile: auto}\n");
   const auto read_bytes = [&](const std::string& options) {
     const std::string json = ::testing::TempDir() + "ridgeline_l2_resident.json";
     const test::Outcome outcome =
@@ -116,10 +116,9 @@ TEST(GraphAnalyze, PrintsTheKernelsByShareOfTime) {
 
 TEST(GraphAnalyze, AnOnnxModelBecomesAGraphOfKernels) {
   const std::string json = ::testing::TempDir() + "ridgeline_onnx_graph.json";
-  const test::Outcome outcome =
-      test::ridgeline("analyze " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
-                      test::config_path("workloads/models/mlp-block-onnx.yaml") + " --json " +
-                      json);
+  const test::Outcome outcome = test::ridgeline(
+      "analyze " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
+      test::config_path("workloads/models/mlp-block-onnx.yaml") + " --json " + json);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const nlohmann::json r = nlohmann::json::parse(test::slurp(json));
   EXPECT_EQ(r["workload"]["kind"], "onnx");
@@ -130,6 +129,30 @@ TEST(GraphAnalyze, AnOnnxModelBecomesAGraphOfKernels) {
   // Relu reads and writes 512 x 4096 BF16 values once each: 8 MiB.
   EXPECT_EQ(kernels[2]["kind"], "elementwise");
   EXPECT_EQ(kernels[2]["hbm_bytes"], 2ull * 512 * 4096 * 2);
+}
+
+TEST(GraphSweep, SweepsATransformersKeysWithTheGraphsFiguresInEachRow) {
+  test::ScratchDirectory out("graph_sweep");
+  const test::Outcome outcome =
+      test::ridgeline("sweep " + test::config_path("sweeps/llama-decode-batch.yaml") + " --out " +
+                      out.path("results") + " --analytical");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  std::ifstream lines(out.path("results/results.jsonl"));
+  std::vector<nlohmann::json> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(rows.size(), 4u);
+  const std::uint64_t batches[] = {1, 8, 32, 64};
+  // Two layers: the projections' FLOPs grow with the batch (one token a sequence), exactly.
+  const std::uint64_t h = 4096, ffn = 11008, vocabulary = 32000;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i]["status"], "ok") << rows[i]["reason"];
+    EXPECT_EQ(rows[i]["workload.kernels"], 2 * 13 + 2);
+    EXPECT_FALSE(rows[i].contains("analytical.kernels"));  // the kernels are the report's
+    const std::uint64_t b = batches[i];
+    const std::uint64_t gemm = 2 * 2 * b * (4 * h * h + 3 * h * ffn) + 2 * b * vocabulary * h;
+    EXPECT_GT(rows[i]["analytical.flops"].get<std::uint64_t>(), gemm);
+    EXPECT_LT(rows[i]["analytical.flops"].get<std::uint64_t>(), gemm + gemm / 10);
+  }
 }
 
 }  // namespace

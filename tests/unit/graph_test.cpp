@@ -1,13 +1,14 @@
 // Graphs of kernels: the run order and its cycles, the critical path, a graph file read and
 // checked, the transformer's kernels against the model's own arithmetic, and which inputs a
 // kernel finds in the L2.
+#include "workloads/graph.hpp"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "sim/graph/graph_config.hpp"
 #include "tests/test_support.hpp"
-#include "workloads/graph.hpp"
 
 namespace ridgeline {
 namespace {
@@ -106,9 +107,8 @@ TEST(Transformer, LlamaPrefillHasTheModelsKernelsAndMatrixFlops) {
 
 TEST(Transformer, GroupedQueryDecodeReadsTheCacheOfItsKvHeads) {
   // Llama-3-8B's shape: 8 K/V heads of 128 for 32 query heads.
-  const GraphConfig g =
-      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-3-8b-decode.yaml",
-           {"workload.layers=2"});
+  const GraphConfig g = load("hardware/h100-sxm5-80gb.yaml",
+                             "workloads/models/llama-3-8b-decode.yaml", {"workload.layers=2"});
   EXPECT_EQ(g.kernels.size(), 2u * 13 + 2);
   const std::uint64_t h = 4096, kv = 8 * 128, ffn = 14336, vocabulary = 128256;
   EXPECT_EQ(gemm_flops(g), 2 * 2 * (2 * h * h + 2 * h * kv + 3 * h * ffn) + 2 * h * vocabulary);
