@@ -423,14 +423,20 @@ std::string render_roofline_svg(const RooflineChart& chart) {
               {"data-flop-per-s", fmt::format("{}", p.flop_per_s)},
               {"cx", svg_number(x.at(p.intensity_flop_per_byte))},
               {"cy", svg_number(y.at(p.flop_per_s))},
-              {"r", p.simulated ? "5" : "7"},
+              {"r", p.time_share > 0 ? svg_number(4 + 16 * std::sqrt(p.time_share))
+                                     : p.simulated ? "5" : "7"},
               {"fill", p.simulated ? colour : "none"},
               {"stroke", colour},
               {"stroke-width", "2"}});
+    if (p.time_share > 0) a.push_back({"data-time-share", fmt::format("{}", p.time_share)});
     svg.open("circle", a);
     svg.element("title", {},
-                tooltip(m, fmt::format(": I = {} FLOP/B, {}{}", si(p.intensity_flop_per_byte, 6),
-                                       si(p.flop_per_s, 6), chart.units.y)));
+                tooltip(m, fmt::format(": I = {} FLOP/B, {}{}{}", si(p.intensity_flop_per_byte, 6),
+                                       si(p.flop_per_s, 6), chart.units.y,
+                                       p.time_share > 0
+                                           ? fmt::format(", {:.1f} % of the time",
+                                                         100 * p.time_share)
+                                           : "")));
     svg.close("circle");
   }
   svg.close("g");

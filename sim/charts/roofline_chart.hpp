@@ -34,6 +34,9 @@ struct RooflineChart {
     std::string level;       ///< empty: I at HBM; else I at that level (hierarchical roofline)
     std::string point;       ///< a sweep's point number (data-point), empty for none
     std::string note;        ///< more for its tooltip (a sweep point's inputs)
+    /// A kernel of a graph: its share of the graph's time, which sizes its circle (area in
+    /// proportion); 0 for the standard size.
+    double time_share = 0;
   };
   /// What the axes and labels measure. The energy roofline (energy_roofline_of) draws the same
   /// geometry in FLOP/J with slopes in B/J; its markers' data-flop-per-s and slopes'

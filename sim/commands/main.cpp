@@ -17,6 +17,7 @@
 #include "sim/config/config_node.hpp"
 #include "sim/config/run_config.hpp"
 #include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_pictures.hpp"
 #include "sim/graph/graph_report.hpp"
 #include "sim/graph/graph_run.hpp"
 #include "sim/report/html_report.hpp"
@@ -186,19 +187,20 @@ RunConfig load_and_warn(const RunOptions& options) {
   return config;
 }
 
-// A graph workload (kind: graph, transformer): its kernels' figures and the graph's totals. Its
-// pictures are a single kernel's for now: asked of a graph, they are refused, not left out.
+// A graph workload (kind: graph, transformer, onnx): its kernels' figures and the graph's
+// totals, its roofline (a point per distinct kernel), its HTML report (with a Gantt chart) and
+// its timeline (a slice per kernel). The VCD and the per-unit timeline are a single kernel's.
 int graph_command(const RunOptions& options, bool simulate) {
-  for (const auto& [asked, option] : {std::pair{!options.roofline_path.empty(), "--roofline"},
-                                      std::pair{!options.html_path.empty(), "--report"},
-                                      std::pair{options.traces.any(), "--vcd / --timeline"},
-                                      std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
+  for (const auto& [asked, option] :
+       {std::pair{!options.traces.vcd_path.empty() || !options.traces.patterns.empty(),
+                  "--vcd / --trace"},
+        std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
     if (asked) {
-      throw ConfigError(
-          SourceLocation{option, 0, 0}, "", "",
-          fmt::format("is for a single kernel; {} is a graph of kernels", options.workload),
-          "leave it out, or run one of the graph's kernels as a workload of its "
-          "own");
+      throw ConfigError(SourceLocation{option, 0, 0}, "", "",
+                        fmt::format("is for a single kernel; {} is a graph of kernels",
+                                    options.workload),
+                        "leave it out, or run one of the graph's kernels as a workload of its "
+                        "own");
     }
   }
   const GraphConfig config = load_graph_config(options.hardware, options.workload,
@@ -208,10 +210,19 @@ int graph_command(const RunOptions& options, bool simulate) {
   if (simulate) runs = simulate_graph(config, options.jobs);
   const std::vector<KernelSimulation>* simulated = simulate ? &runs : nullptr;
   if (!options.json_path.empty()) {
-    write_file_atomically(options.json_path, graph_report_json(config, simulated).dump(2) + "\n");
+    write_file_atomically(options.json_path,
+                          graph_report_json(config, simulated).dump(2) + "\n");
   }
   if (!options.csv_path.empty())
     write_file_atomically(options.csv_path, graph_report_csv(config, simulated));
+  if (!options.roofline_path.empty()) {
+    write_file_atomically(options.roofline_path,
+                          render_roofline_svg(graph_roofline(config, simulated)));
+  }
+  if (!options.html_path.empty())
+    write_file_atomically(options.html_path, render_graph_html(config, simulated));
+  if (simulate && !options.traces.timeline_path.empty())
+    write_file_atomically(options.traces.timeline_path, graph_timeline_json(config, runs));
   if (!options.quiet) std::cout << graph_report_text(config, simulated);
   return 0;
 }

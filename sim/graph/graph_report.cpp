@@ -132,6 +132,17 @@ Json simulated_kernel(const GraphConfig& config, std::size_t k, const KernelSimu
               {"reused", reused}};
 }
 
+// "bound at hbm 12.0 %, l2 80.0 %, compute 8.0 %": the time by what bound each kernel.
+std::string by_limit_text(const Totals& t) {
+  std::vector<std::string> parts;
+  for (const auto& [limit, time] : t.time_by_limit) {
+    parts.push_back(fmt::format("{} {}", limit, percent(ratio(time, t.time_s))));
+  }
+  return fmt::format("bound at {}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+
 // "layers.*.q_proj" for kernels named alike but for their numbers; "layers.*.q_proj +
 // layers.*.k_proj" for the same workload under several names.
 std::string group_name(const GraphConfig& config, const std::vector<std::size_t>& kernels) {
@@ -146,16 +157,12 @@ std::string group_name(const GraphConfig& config, const std::vector<std::size_t>
   return fmt::format("{}", fmt::join(patterns, " + "));
 }
 
-// "bound at hbm 12.0 %, l2 80.0 %, compute 8.0 %": the time by what bound each kernel.
-std::string by_limit_text(const Totals& t) {
-  std::vector<std::string> parts;
-  for (const auto& [limit, time] : t.time_by_limit) {
-    parts.push_back(fmt::format("{} {}", limit, percent(ratio(time, t.time_s))));
-  }
-  return fmt::format("bound at {}", fmt::join(parts, ", "));
+double group_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
+                    std::size_t run) {
+  const double each =
+      simulated ? (*simulated)[run].time_s : config.runs[run].config.analysis.roofline.t_ideal_s;
+  return each * static_cast<double>(config.runs[run].kernels.size());
 }
-
-}  // namespace
 
 Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated) {
   const Totals t = totals_of(config, simulated);
@@ -231,18 +238,13 @@ Json without_kernel_lists(Json report) {
   return report;
 }
 
-std::string graph_report_text(const GraphConfig& config,
-                              const std::vector<KernelSimulation>* simulated) {
+ReportTable graph_kernel_table(const GraphConfig& config,
+                               const std::vector<KernelSimulation>* simulated) {
   const Totals t = totals_of(config, simulated);
-  std::string out =
-      fmt::format("Ridgeline: {}\n  on {}\n", config.description, config.hardware.name);
-  out += fmt::format("  {} kernels, {} distinct{}\n\n", config.kernels.size(), config.runs.size(),
-                     simulated ? fmt::format(": {} simulated, {} reuse an identical kernel's run",
-                                             config.runs.size(), t.reused)
-                               : "");
-
   // A row per distinct run: its kernels' figures summed.
   ReportTable table;
+  table.id = "kernels";
+  table.title = "Kernels by share of the time";
   table.header = {"kernel", "kind", "count", "F", "Q (HBM)", "I FLOP/B", "bound", "T_ideal"};
   table.widths = {28, 14, 6, 14, 14, 10, 8, 14};
   if (simulated) {
@@ -255,11 +257,7 @@ std::string graph_report_text(const GraphConfig& config,
   }
   std::vector<std::size_t> rows(config.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
-  auto run_time = [&](std::size_t r) {
-    const double each =
-        simulated ? (*simulated)[r].time_s : config.runs[r].config.analysis.roofline.t_ideal_s;
-    return each * static_cast<double>(config.runs[r].kernels.size());
-  };
+  auto run_time = [&](std::size_t r) { return group_time_s(config, simulated, r); };
   std::stable_sort(rows.begin(), rows.end(),
                    [&](std::size_t x, std::size_t y) { return run_time(x) > run_time(y); });
   const double total = simulated ? t.time_s : t.t_ideal_s;
@@ -291,40 +289,59 @@ std::string graph_report_text(const GraphConfig& config,
     }
     table.add(std::move(cells));
   }
-  out += table_text(table) + "\n";
-  for (const std::string& skipped : config.skipped) {
-    out += fmt::format("  skipped (--skip-unsupported): {}\n", skipped);
-  }
+  return table;
+}
 
-  out += fmt::format(
-      "  analytical: F = {}, Q = {} at HBM, I = {:.1f} FLOP/B; T_ideal {} one kernel after "
-      "another, {} on the critical path; memory-bound kernels {} of it\n",
+std::vector<std::string> graph_totals_lines(const GraphConfig& config,
+                                            const std::vector<KernelSimulation>* simulated) {
+  const Totals t = totals_of(config, simulated);
+  std::vector<std::string> lines;
+  for (const std::string& skipped : config.skipped) {
+    lines.push_back(fmt::format("skipped (--skip-unsupported): {}", skipped));
+  }
+  lines.push_back(fmt::format(
+      "analytical: F = {}, Q = {} at HBM, I = {:.1f} FLOP/B; T_ideal {} one kernel after "
+      "another, {} on the critical path; memory-bound kernels {} of it",
       engineering(static_cast<double>(t.flops), "FLOP"),
       engineering(static_cast<double>(t.hbm_bytes), "B"),
       ratio(static_cast<double>(t.flops), static_cast<double>(t.hbm_bytes)), duration(t.t_ideal_s),
-      duration(t.critical.time_s), percent(ratio(t.memory_bound_s, t.t_ideal_s)));
+      duration(t.critical.time_s), percent(ratio(t.memory_bound_s, t.t_ideal_s))));
   if (simulated) {
-    out += fmt::format(
-        "  simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
-        "({} of peak); memory-bound kernels {} of the time ({})\n",
+    lines.push_back(fmt::format(
+        "simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
+        "({} of peak); memory-bound kernels {} of the time ({})",
         duration(t.time_s), duration(t.sim_critical.time_s),
         engineering(ratio(static_cast<double>(t.sim_flops), t.time_s), "FLOP/s"),
         engineering(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s), "B/s"),
         percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
                       config.hardware.hbm_bytes_per_s())),
-        percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t));
+        percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
   }
   if (config.hardware.l2) {
-    out += fmt::format(
-        "  L2 between kernels: {} of inputs found in the L2 at their kernel's start (a tensor "
+    std::string line = fmt::format(
+        "L2 between kernels: {} of inputs found in the L2 at their kernel's start (a tensor "
         "touched since fewer bytes than the L2 holds)",
         engineering(static_cast<double>(t.l2_resident_bytes), "B"));
     if (simulated) {
-      out += fmt::format("; {} written back after their kernel (dirty in the L2 at its end)",
-                         engineering(static_cast<double>(t.deferred_write_back_bytes), "B"));
+      line += fmt::format("; {} written back after their kernel (dirty in the L2 at its end)",
+                          engineering(static_cast<double>(t.deferred_write_back_bytes), "B"));
     }
-    out += "\n";
+    lines.push_back(std::move(line));
   }
+  return lines;
+}
+
+std::string graph_report_text(const GraphConfig& config,
+                              const std::vector<KernelSimulation>* simulated) {
+  const Totals t = totals_of(config, simulated);
+  std::string out =
+      fmt::format("Ridgeline: {}\n  on {}\n", config.description, config.hardware.name);
+  out += fmt::format("  {} kernels, {} distinct{}\n\n", config.kernels.size(), config.runs.size(),
+                     simulated ? fmt::format(": {} simulated, {} reuse an identical kernel's run",
+                                             config.runs.size(), t.reused)
+                               : "");
+  out += table_text(graph_kernel_table(config, simulated)) + "\n";
+  for (const std::string& line : graph_totals_lines(config, simulated)) out += "  " + line + "\n";
   return out;
 }
 

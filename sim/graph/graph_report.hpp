@@ -9,6 +9,7 @@
 
 #include "sim/graph/graph_config.hpp"
 #include "sim/graph/graph_run.hpp"
+#include "sim/report/report_table.hpp"
 #include "sim/util/json.hpp"
 
 namespace ridgeline {
@@ -16,6 +17,19 @@ namespace ridgeline {
 /// `simulated`: the runs' figures (simulate_graph), or null for the analytical model only.
 /// Throws InternalError when the totals are beyond what the machine can do (its HBM's peak).
 Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated);
+/// The name of a distinct kernel's row: "layers.*.q_proj" for kernels named alike but for their
+/// numbers, "layers.*.q_proj + layers.*.k_proj" for one workload under several names.
+std::string group_name(const GraphConfig& config, const std::vector<std::size_t>& kernels);
+/// The time of every kernel of distinct kernel `run`: simulated, else T_ideal.
+double group_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
+                    std::size_t run);
+/// A row per distinct kernel, by share of the time: the text report's table and the HTML one's.
+ReportTable graph_kernel_table(const GraphConfig& config,
+                               const std::vector<KernelSimulation>* simulated);
+/// The graph's totals, a line each: analytical, simulated, the L2 between kernels.
+std::vector<std::string> graph_totals_lines(const GraphConfig& config,
+                                            const std::vector<KernelSimulation>* simulated);
+
 /// `report` (graph_report_json's) without its lists of kernels: the graph's figures alone, one
 /// value each, as a sweep's row takes them.
 Json without_kernel_lists(Json report);

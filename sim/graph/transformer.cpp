@@ -254,11 +254,12 @@ TransformerGraph transformer_graph(const ConfigNode& workload) {
   TransformerGraph result;
   result.graph = GraphWriter(s).write();
   result.description = fmt::format(
-      "transformer: {} layers, hidden {}, {} heads ({} K/V), ffn {}{}, vocabulary {}; {} of {} "
-      "tokens x batch {}, attention {}, {}",
+      "transformer: {} layers, hidden {}, {} heads ({} K/V), ffn {}{}, vocabulary {}; {} x batch "
+      "{}, attention {}, {}",
       s.layers, s.hidden, s.heads, s.kv_heads, s.ffn, s.gated_ffn ? " gated" : "", s.vocabulary,
-      s.prefill ? "prefill" : "decode step", s.prefill ? s.sequence : 1, s.batch,
-      s.fused_attention ? "fused" : "unfused", s.dtype);
+      s.prefill ? fmt::format("prefill of {} tokens", s.sequence)
+                : std::string("decode step (one token a sequence)"),
+      s.batch, s.fused_attention ? "fused" : "unfused", s.dtype);
   if (!s.prefill) result.description += fmt::format(", {} tokens in the KV cache", s.sequence);
   result.fields = {{"hidden", std::to_string(s.hidden)},
                    {"heads", std::to_string(s.heads)},

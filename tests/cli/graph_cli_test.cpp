@@ -131,6 +131,59 @@ TEST(GraphAnalyze, AnOnnxModelBecomesAGraphOfKernels) {
   EXPECT_EQ(kernels[2]["hbm_bytes"], 2ull * 512 * 4096 * 2);
 }
 
+TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
+  test::ScratchDirectory out("graph_pictures");
+  const test::Outcome outcome = test::ridgeline(
+      "run " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
+      test::config_path("workloads/models/mlp-block.yaml") + " --quiet --json " +
+      out.path("r.json") + " --roofline " + out.path("r.svg") + " --report " +
+      out.path("r.html") + " --timeline " + out.path("t.json"));
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const nlohmann::json report = nlohmann::json::parse(test::slurp(out.path("r.json")));
+  // The timeline: a slice per kernel, one after another, their durations the graph's time.
+  const nlohmann::json timeline = nlohmann::json::parse(test::slurp(out.path("t.json")));
+  double end_us = 0, total_us = 0;
+  std::size_t slices = 0;
+  for (const auto& event : timeline["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    ++slices;
+    EXPECT_NEAR(event["ts"].get<double>(), end_us, 1e-6) << event["name"];
+    end_us = event["ts"].get<double>() + event["dur"].get<double>();
+    total_us += event["dur"].get<double>();
+  }
+  EXPECT_EQ(slices, 5u);
+  EXPECT_NEAR(total_us, report["simulated"]["time_s"].get<double>() * 1e6, 1e-6);
+  // The roofline: a filled circle per distinct kernel, their areas their shares of the time.
+  const std::string svg = test::slurp(out.path("r.svg"));
+  std::size_t simulated_points = 0;
+  double shares = 0;
+  for (std::size_t at = svg.find("data-time-share=\""); at != std::string::npos;
+       at = svg.find("data-time-share=\"", at + 1)) {
+    ++simulated_points;
+    shares += std::stod(svg.substr(at + 17));
+  }
+  // Every kernel here is distinct; one that moved no HBM byte (all in the L2) has no intensity
+  // at HBM and no point.
+  std::size_t with_bytes = 0;
+  double their_share = 0;
+  for (const auto& k : report["simulated"]["kernels"]) {
+    if (k["hbm_bytes"].get<std::uint64_t>() == 0) continue;
+    ++with_bytes;
+    their_share += k["time_s"].get<double>() / report["simulated"]["time_s"].get<double>();
+  }
+  EXPECT_GE(with_bytes, 3u);
+  EXPECT_EQ(simulated_points, with_bytes);
+  EXPECT_NEAR(shares, their_share, 1e-9);
+  // The page: the kernels' table and a bar per kernel in the Gantt chart.
+  const std::string html = test::slurp(out.path("r.html"));
+  EXPECT_NE(html.find("<table id=\"kernels\">"), std::string::npos);
+  std::size_t bars = 0;
+  for (std::size_t at = html.find("data-kernel="); at != std::string::npos;
+       at = html.find("data-kernel=", at + 1))
+    ++bars;
+  EXPECT_EQ(bars, 5u);
+}
+
 TEST(GraphSweep, SweepsATransformersKeysWithTheGraphsFiguresInEachRow) {
   test::ScratchDirectory out("graph_sweep");
   const test::Outcome outcome =

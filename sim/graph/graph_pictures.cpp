@@ -1,0 +1,222 @@
+#include "sim/graph/graph_pictures.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "sim/charts/svg.hpp"
+#include "sim/graph/graph_report.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/report_table.hpp"
+#include "sim/util/json.hpp"
+#include "sim/util/text_format.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+double ratio(double x, double y) { return y > 0 ? x / y : 0; }
+
+// A lane's label within its margin: the start of a long name, and "..." (its tooltip has all).
+std::string short_label(const std::string& name) {
+  constexpr std::size_t kMost = 42;
+  return name.size() <= kMost ? name : name.substr(0, kMost - 3) + "...";
+}
+
+// Each kernel's start and time as the graph runs them, one after another in run order.
+struct Slice {
+  std::size_t kernel;
+  double start_s;
+  double time_s;
+};
+std::vector<Slice> schedule(const GraphConfig& config,
+                            const std::vector<KernelSimulation>* simulated) {
+  std::vector<Slice> slices;
+  double now = 0;
+  for (std::size_t k : config.order) {
+    const std::size_t run = config.run_of[k];
+    const double time = simulated ? (*simulated)[run].time_s
+                                  : config.runs[run].config.analysis.roofline.t_ideal_s;
+    slices.push_back(Slice{k, now, time});
+    now += time;
+  }
+  return slices;
+}
+
+}  // namespace
+
+RooflineChart graph_roofline(const GraphConfig& config,
+                             const std::vector<KernelSimulation>* simulated) {
+  // The roof of the type that does the most FLOPs.
+  std::map<DataType, std::uint64_t> flops_by_type;
+  for (std::size_t k = 0; k < config.kernels.size(); ++k) {
+    flops_by_type[compute_type(config.kernels[k].workload)] +=
+        config.kernel_config(k).analysis.flops;
+  }
+  DataType type = DataType::fp32;
+  std::uint64_t most = 0;
+  for (const auto& [t, flops] : flops_by_type) {
+    if (flops > most) std::tie(type, most) = std::pair{t, flops};
+  }
+  RooflineChart chart;
+  RooflineChart::Roof roof;
+  roof.name = config.hardware.name;
+  roof.peak_flop_per_s = config.hardware.peak_flop_per_s(type);
+  roof.peak_label = fmt::format("P = {} ({})", engineering(roof.peak_flop_per_s, "FLOP/s"),
+                                name_of(type));
+  roof.levels.push_back({"hbm", config.hardware.hbm_bytes_per_s()});
+  if (config.hardware.l2) {
+    roof.levels.push_back({"l2", static_cast<double>(config.hardware.l2->bandwidth.bytes_per_second)});
+  }
+  chart.roofs.push_back(roof);
+  chart.title = fmt::format("Roofline of {} on {} ({}), a point per distinct kernel, its area its "
+                            "share of the time",
+                            config.description, roof.name, name_of(type));
+  chart.legend_title = "kernel";
+  double total = 0;
+  for (std::size_t r = 0; r < config.runs.size(); ++r) total += group_time_s(config, simulated, r);
+  for (std::size_t r = 0; r < config.runs.size(); ++r) {
+    const GraphRun& run = config.runs[r];
+    const Analysis& a = run.config.analysis;
+    if (a.flops == 0) continue;  // no point on a log axis of FLOP/s
+    const std::string series = group_name(config, run.kernels);
+    const double share = ratio(group_time_s(config, simulated, r), total);
+    const std::string note = fmt::format("{} x {}", run.kernels.size(),
+                                         describe(run.config.workload));
+    if (a.hbm_bytes() > 0) {
+      RooflineChart::Point p;
+      p.series = series;
+      p.intensity_flop_per_byte = a.roofline.intensity_flop_per_byte;
+      p.flop_per_s = a.roofline.roof_flop_per_s;
+      p.note = note;
+      p.time_share = simulated ? 0 : share;
+      chart.points.push_back(p);
+    }
+    if (simulated && (*simulated)[r].hbm_bytes() > 0 && (*simulated)[r].time_s > 0) {
+      const KernelSimulation& s = (*simulated)[r];
+      RooflineChart::Point p;
+      p.series = series;
+      p.simulated = true;
+      p.intensity_flop_per_byte = ratio(static_cast<double>(s.flops),
+                                        static_cast<double>(s.hbm_bytes()));
+      p.flop_per_s = ratio(static_cast<double>(s.flops), s.time_s);
+      p.note = note;
+      p.time_share = share;
+      chart.points.push_back(p);
+    }
+  }
+  return chart;
+}
+
+std::string graph_gantt_svg(const GraphConfig& config,
+                            const std::vector<KernelSimulation>* simulated) {
+  const std::vector<Slice> slices = schedule(config, simulated);
+  // A lane per distinct kernel, in the order each first runs.
+  std::vector<std::size_t> lane_of(config.runs.size(), config.runs.size());
+  std::vector<std::size_t> lanes;
+  for (const Slice& slice : slices) {
+    const std::size_t run = config.run_of[slice.kernel];
+    if (lane_of[run] == config.runs.size()) {
+      lane_of[run] = lanes.size();
+      lanes.push_back(run);
+    }
+  }
+  const double total = slices.empty() ? 0 : slices.back().start_s + slices.back().time_s;
+  constexpr double kLabel = 260, kPlot = 720, kLane = 18, kTop = 28, kBottom = 30;
+  const double height = kTop + kLane * static_cast<double>(lanes.size()) + kBottom;
+  Svg svg(kLabel + kPlot + 20, height);
+  svg.element("text", {{"x", "4"}, {"y", "16"}, {"font-size", "13"}},
+              fmt::format("The kernels over time ({}, one after another)",
+                          simulated ? "simulated" : "T_ideal"));
+  const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
+    const double y = kTop + kLane * static_cast<double>(lane);
+    svg.element("text",
+                {{"x", svg_number(kLabel - 6)},
+                 {"y", svg_number(y + kLane - 5)},
+                 {"font-size", "11"},
+                 {"text-anchor", "end"}},
+                short_label(group_name(config, config.runs[lanes[lane]].kernels)));
+  }
+  svg.open("g", {{"class", "kernels"}});
+  for (const Slice& slice : slices) {
+    const std::size_t run = config.run_of[slice.kernel];
+    const double y = kTop + kLane * static_cast<double>(lane_of[run]);
+    const double x = kLabel + kPlot * ratio(slice.start_s, total);
+    const double width = std::max(0.5, kPlot * ratio(slice.time_s, total));
+    svg.open("rect", {{"x", svg_number(x)},
+                      {"y", svg_number(y + 2)},
+                      {"width", svg_number(width)},
+                      {"height", svg_number(kLane - 4)},
+                      {"fill", palette[lane_of[run] % std::size(palette)]},
+                      {"data-kernel", config.kernels[slice.kernel].name},
+                      {"data-start-s", fmt::format("{}", slice.start_s)},
+                      {"data-time-s", fmt::format("{}", slice.time_s)}});
+    svg.element("title", {},
+                fmt::format("{}: {} from {}", config.kernels[slice.kernel].name,
+                            duration(slice.time_s), duration(slice.start_s)));
+    svg.close("rect");
+  }
+  svg.close("g");
+  const double axis_y = kTop + kLane * static_cast<double>(lanes.size()) + 14;
+  svg.element("text", {{"x", svg_number(kLabel)}, {"y", svg_number(axis_y)}, {"font-size", "11"}},
+              "0");
+  svg.element("text",
+              {{"x", svg_number(kLabel + kPlot)},
+               {"y", svg_number(axis_y)},
+               {"font-size", "11"},
+               {"text-anchor", "end"}},
+              duration(total));
+  return svg.str();
+}
+
+std::string graph_timeline_json(const GraphConfig& config,
+                                const std::vector<KernelSimulation>& simulated) {
+  Json events = Json::array();
+  events.push_back(Json{{"name", "process_name"},
+                        {"ph", "M"},
+                        {"pid", 1},
+                        {"args", Json{{"name", config.description}}}});
+  events.push_back(
+      Json{{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 1},
+           {"args", Json{{"name", "kernels"}}}});
+  for (const Slice& slice : schedule(config, &simulated)) {
+    const std::size_t run = config.run_of[slice.kernel];
+    const KernelSimulation& s = simulated[run];
+    events.push_back(Json{{"name", config.kernels[slice.kernel].name},
+                          {"cat", kind_name(config.kernels[slice.kernel].workload)},
+                          {"ph", "X"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"ts", slice.start_s * 1e6},
+                          {"dur", slice.time_s * 1e6},
+                          {"args", Json{{"flops", s.flops},
+                                        {"hbm_bytes", s.hbm_bytes()},
+                                        {"bound_at", s.limit},
+                                        {"limiter", s.limiter}}}});
+  }
+  return Json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+}
+
+std::string render_graph_html(const GraphConfig& config,
+                              const std::vector<KernelSimulation>* simulated) {
+  std::string html = html_page_start(config.description);
+  html += fmt::format("<h1>{}</h1>\n<p>on {}: {} kernels, {} distinct</p>\n",
+                      xml_escape(config.description), xml_escape(config.hardware.name),
+                      config.kernels.size(), config.runs.size());
+  html += "<ul>\n";
+  for (const std::string& line : graph_totals_lines(config, simulated)) {
+    html += "<li>" + xml_escape(line) + "</li>\n";
+  }
+  html += "</ul>\n";
+  html += table_html(graph_kernel_table(config, simulated));
+  html += "<h2>Roofline</h2>\n<div class=\"chart\" id=\"roofline\">\n" +
+          render_roofline_svg(graph_roofline(config, simulated)) + "</div>\n";
+  html += "<h2>The kernels over time</h2>\n<div class=\"chart\" id=\"gantt\">\n" +
+          graph_gantt_svg(config, simulated) + "</div>\n";
+  return html + html_page_end();
+}
+
+}  // namespace ridgeline
