@@ -81,6 +81,38 @@ std::string document_of(const ConfigNode& workload) {
   return std::string(out.c_str()) + "\n";
 }
 
+// A YAML value as one string, each scalar with its length: equal strings, equal values (what
+// makes two kernels one workload), without the emitter's cost.
+void append_canonical(const YAML::Node& node, std::string& out) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      out += std::to_string(node.Scalar().size());
+      out += ':';
+      out += node.Scalar();
+      break;
+    case YAML::NodeType::Sequence:
+      out += '[';
+      for (const YAML::Node& item : node) append_canonical(item, out);
+      out += ']';
+      break;
+    case YAML::NodeType::Map:
+      out += '{';
+      for (const auto& entry : node) {
+        append_canonical(entry.first, out);
+        append_canonical(entry.second, out);
+      }
+      out += '}';
+      break;
+    default:
+      out += '~';
+  }
+}
+std::string canonical_text(const YAML::Node& node) {
+  std::string out;
+  append_canonical(node, out);
+  return out;
+}
+
 std::string list_of(const std::vector<TensorRef>& refs) {
   std::vector<std::string> names;
   for (const TensorRef& ref : refs) names.push_back(ref.name);
@@ -124,20 +156,10 @@ class GraphReader {
       name.fail("another kernel has this name", "give each kernel its own name");
     }
     const ConfigNode workload = item.required("workload");
-    const std::string kind = workload.required("kind").text();
-    if (is_graph_kind(kind)) {
-      workload.required("kind").fail("a graph's kernel is one kernel, not a graph of its own",
-                                     "write its kernels into this graph");
-    }
-    kernel.workload = parse_workload(workload);
-    if (runs_on(kernel.workload) != Runner::cores) {
-      workload.required("kind").fail(
-          fmt::format("a graph's kernels run on the cores; a {} is replayed by trace players",
-                      kind_name(kernel.workload)),
-          "run the trace on its own");
-    }
-    const std::string document = document_of(workload);
-    const std::size_t distinct = analyse(workload, kernel.workload, document);
+    // A workload met before is the same kernel: read, checked and analysed once.
+    const std::string key = canonical_text(workload.yaml());
+    auto found = distinct_.find(key);
+    const std::size_t distinct = found != distinct_.end() ? found->second : read_workload(workload, key);
     kernel.workload = analysed_[distinct].workload;  // as checked: `tile: auto` resolved
 
     std::vector<ConfigNode> read_nodes;
@@ -183,14 +205,23 @@ class GraphReader {
       pending_reads_.push_back(PendingRead{read_nodes[i], kernel.reads[i], ins[i], kernel.name});
     }
     distinct_of_.push_back(distinct);
-    documents_.push_back(document);
     config_.kernels.push_back(std::move(kernel));
   }
 
-  // The kernel's workload analysed on the machine, once for each distinct workload.
-  std::size_t analyse(const ConfigNode& workload, const WorkloadSpec& spec,
-                      const std::string& text) {
-    if (auto found = distinct_.find(text); found != distinct_.end()) return found->second;
+  // A kernel's workload read and analysed on the machine: the first of its kind.
+  std::size_t read_workload(const ConfigNode& workload, const std::string& key) {
+    const std::string kind = workload.required("kind").text();
+    if (is_graph_kind(kind)) {
+      workload.required("kind").fail("a graph's kernel is one kernel, not a graph of its own",
+                                     "write its kernels into this graph");
+    }
+    const WorkloadSpec spec = parse_workload(workload);
+    if (runs_on(spec) != Runner::cores) {
+      workload.required("kind").fail(
+          fmt::format("a graph's kernels run on the cores; a {} is replayed by trace players",
+                      kind_name(spec)),
+          "run the trace on its own");
+    }
     RunConfig run;
     run.hardware_path = config_.hardware_path;
     run.workload_path = fmt::format("{} ({})", config_.workload_path, workload.key_path());
@@ -205,7 +236,8 @@ class GraphReader {
       fail_in_kernel(workload, hardware_, *violation);
     }
     analysed_.push_back(std::move(run));
-    distinct_.emplace(text, analysed_.size() - 1);
+    documents_.push_back(document_of(workload));
+    distinct_.emplace(key, analysed_.size() - 1);
     return analysed_.size() - 1;
   }
 
@@ -313,7 +345,7 @@ class GraphReader {
         GraphRun added;
         added.config = analysed_[distinct];
         added.config.l2_resident = resident;
-        added.document = documents_[k];
+        added.document = documents_[distinct];
         config_.runs.push_back(std::move(added));
       }
       config_.runs[run->second].kernels.push_back(k);
@@ -341,10 +373,10 @@ class GraphReader {
   std::unordered_map<std::string, TensorUse> uses_;
   std::vector<PendingRead> pending_reads_;
   std::set<std::string> read_tensors_;
-  std::unordered_map<std::string, std::size_t> distinct_;  // workload text -> analysed_
+  std::unordered_map<std::string, std::size_t> distinct_;  // canonical_text -> analysed_
   std::vector<RunConfig> analysed_;
+  std::vector<std::string> documents_;    // analysed_'s workload documents
   std::vector<std::size_t> distinct_of_;  // kernel -> analysed_
-  std::vector<std::string> documents_;    // kernel -> its workload document
 };
 
 }  // namespace
