@@ -35,9 +35,32 @@ std::string_view name_of(GemmDecomposition decomposition) {
   return "?";
 }
 
+std::string_view name_of(EpilogueStep::Operand operand) {
+  switch (operand) {
+    case EpilogueStep::Operand::bias:
+      return "bias";
+    case EpilogueStep::Operand::residual:
+      return "residual";
+    case EpilogueStep::Operand::none:
+      break;
+  }
+  return "none";
+}
+
+std::string epilogue_text(const std::vector<EpilogueStep>& epilogue) {
+  std::vector<std::string> steps;
+  for (const EpilogueStep& step : epilogue) {
+    steps.push_back(step.operand == EpilogueStep::Operand::none
+                        ? std::string(info_of(step.op).name)
+                        : fmt::format("{}({})", info_of(step.op).name, name_of(step.operand)));
+  }
+  return fmt::format("{}", fmt::join(steps, ", "));
+}
+
 std::string describe(const GemmSpec& s) {
   std::string text =
       fmt::format("gemm {}x{}x{} {} {}", s.m, s.n, s.k, name_of(s.dtype), name_of(s.strategy));
+  if (!s.epilogue.empty()) text += " + " + epilogue_text(s.epilogue);
   if (s.batch.count > 1) text = fmt::format("{} x {}", s.batch.count, text);
   if (s.awaits_choice()) return text + " tile auto";
   if (s.strategy == GemmStrategy::tiled) {
@@ -232,6 +255,13 @@ std::optional<Violation> check_decomposition(const GemmSpec& s, const GemmGrid& 
 }  // namespace
 
 std::optional<Violation> check_rules(const GemmSpec& s) {
+  if (!s.epilogue.empty() && (s.batch.count > 1 || s.decomposition.kind == GemmDecomposition::stream_k)) {
+    return Violation{"workload.epilogue",
+                     s.batch.count > 1 ? "an epilogue is fused into a single GEMM, not a batch"
+                                       : "an epilogue is fused into data-parallel or split-K "
+                                         "GEMMs, not stream-K",
+                     "run the epilogue as an elementwise workload after the GEMM"};
+  }
   // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes a GEMM of the
   // batch, the FLOPs the edge tiles issue over the matrix padded to whole tiles, or the address
   // of the last batch's matrices and the split-K partial sums: keep them within 63 bits.
@@ -380,6 +410,19 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   a.hbm_register_read_bytes = partials;  // the last split adds them in registers
   a.vector_flops = (splits - 1) * batch * mp * np;
   a.issued_flops += a.vector_flops;
+  // A fused epilogue: its FLOPs useful for the outputs, issued over whole tiles in FP32 on the
+  // vector units; each operand read into registers: a bias once per block row, a residual once.
+  for (const EpilogueStep& step : s.epilogue) {
+    const std::uint64_t per_element = info_of(step.op).flops_per_element;
+    a.flops += batch * s.m * s.n * per_element;
+    a.vector_flops += batch * mp * np * per_element;
+    a.issued_flops += batch * mp * np * per_element;
+    const std::uint64_t operand = step.operand == EpilogueStep::Operand::bias ? g.rows * s.n * e
+                                  : step.operand == EpilogueStep::Operand::residual ? s.m * s.n * e
+                                                                                      : 0;
+    a.hbm_read_bytes += batch * operand;
+    a.hbm_register_read_bytes += batch * operand;
+  }
   if (tiled) {
     // Whole tiles land in every block's SRAM; threads (or warps) read them into registers, each
     // element reused over the register (or warp) tile.
@@ -413,8 +456,13 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                      const KernelTarget& target, std::uint64_t first_step, std::uint64_t steps,
                      std::uint64_t split_steps, std::uint64_t first_split, SplitRole role) {
   const bool tiled = s.strategy == GemmStrategy::tiled;
-  ProgramBuilder builder({"A", "B", "C", "local", "partial"});
-  constexpr std::uint8_t kA = 0, kB = 1, kC = 2, kLocal = 3, kPartial = 4;
+  std::vector<std::string> names{"A", "B", "C", "local", "partial"};
+  for (const TensorRef& tensor : tensors(s)) {
+    if (tensor.role == TensorRole::input && tensor.name != "A" && tensor.name != "B")
+      names.push_back(tensor.name);  // the epilogue's operands, in step order
+  }
+  ProgramBuilder builder(names);
+  constexpr std::uint8_t kA = 0, kB = 1, kC = 2, kLocal = 3, kPartial = 4, kEpilogue = 5;
   StagedLoopShape shape;
   shape.stages = s.stages;
   // Barriers guard buffers every thread of the block shares; operands in registers need none.
@@ -469,6 +517,22 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
       builder.depend(load, add, EdgeKind::data);
     }
     result = add;
+  }
+  if (!s.epilogue.empty()) {
+    // The epilogue on the finished tile: its operands loaded into registers, then its FLOPs.
+    std::uint64_t flops = 0;
+    for (const EpilogueStep& step : s.epilogue) flops += info_of(step.op).flops_per_element;
+    const std::uint32_t epilogue =
+        builder.add(Op::compute(last, flops * t.m * t.n, 0).in_type(DataType::fp32));
+    builder.depend(result, epilogue, EdgeKind::data);
+    for (std::size_t i = 0; i < s.epilogue.size(); ++i) {
+      if (s.epilogue[i].operand == EpilogueStep::Operand::none) continue;
+      const std::uint32_t load = builder.add(Op::load(static_cast<std::uint8_t>(kEpilogue + i),
+                                                      last, tiles.epilogue_tile(i), 0));
+      builder.depend(result, load, EdgeKind::data);
+      builder.depend(load, epilogue, EdgeKind::data);
+    }
+    result = epilogue;
   }
   // Partial sums stay in registers until the last K-step; C is written once.
   const std::uint32_t store = builder.add(Op::store(kC, 0, tiles.c_tile()));
@@ -528,8 +592,20 @@ std::vector<TensorRef> tensors(const GemmSpec& s) {
   };
   std::vector<TensorRef> out{
       TensorRef{"A", TensorRole::input, matrix(s.m, s.k, s.stride_a()), s.dtype, l.a},
-      TensorRef{"B", TensorRole::input, matrix(s.k, s.n, s.stride_b()), s.dtype, l.b},
-      TensorRef{"C", TensorRole::output, matrix(s.m, s.n, s.stride_c()), s.dtype, l.c}};
+      TensorRef{"B", TensorRole::input, matrix(s.k, s.n, s.stride_b()), s.dtype, l.b}};
+  for (std::size_t i = 0; i < s.epilogue.size(); ++i) {
+    const EpilogueStep::Operand operand = s.epilogue[i].operand;
+    if (operand == EpilogueStep::Operand::none) continue;
+    // "bias", "residual"; a second of the same kind is "bias2".
+    std::size_t same = 0;
+    for (std::size_t j = 0; j < i; ++j) same += s.epilogue[j].operand == operand;
+    const std::string name =
+        std::string(name_of(operand)) + (same > 0 ? std::to_string(same + 1) : "");
+    const TensorShape shape = operand == EpilogueStep::Operand::bias ? TensorShape{{s.n}}
+                                                                      : TensorShape{{s.m, s.n}};
+    out.push_back(TensorRef{name, TensorRole::input, shape, s.dtype, l.epilogue[i]});
+  }
+  out.push_back(TensorRef{"C", TensorRole::output, matrix(s.m, s.n, s.stride_c()), s.dtype, l.c});
   if (tiles.splits() > 1) {
     out.push_back(TensorRef{"partial", TensorRole::workspace,
                             TensorShape{{tiles.splits() - 1, s.batch.count, s.m, s.n}},

@@ -61,6 +61,7 @@
 #include "models/kernel.hpp"
 #include "models/kernel_target.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/elementwise.hpp"
 #include "workloads/tensor.hpp"
 #include "workloads/violation.hpp"
 #include "workloads/workload_kind.hpp"
@@ -119,6 +120,19 @@ struct TileChoice {
   std::string reason;            ///< one sentence: the winner against the best without it
 };
 
+/// A step of a fused epilogue: an element-wise operation applied to C's tile in registers before
+/// it is stored (cuBLASLt's bias and GELU epilogues, a residual add), in FP32 on the vector units.
+/// A binary operation's second operand is read from memory into registers: a vector of N
+/// broadcast over the rows (a bias), or a matrix of C's shape (a residual).
+struct EpilogueStep {
+  enum class Operand : std::uint8_t { none, bias, residual };
+  ElementwiseOp op = ElementwiseOp::relu;
+  Operand operand = Operand::none;
+};
+std::string_view name_of(EpilogueStep::Operand operand);
+/// "add(bias)", "gelu".
+std::string epilogue_text(const std::vector<EpilogueStep>& epilogue);
+
 /// Blocks of a thread-block cluster along M and N; 1 x 1 is no cluster.
 struct ClusterShape {
   std::uint64_t m = 1;
@@ -151,6 +165,8 @@ struct GemmSpec {
   /// (choose_tile in gemm_auto_tile.hpp); until then tile is 0 x 0 x 0.
   bool tile_auto = false;
   std::optional<TileChoice> choice;  ///< set once chosen
+  /// Applied to C in registers before the store, in order (data-parallel or split-K only).
+  std::vector<EpilogueStep> epilogue;
 
   /// Elements from one GEMM's A (B, C) to the next's.
   std::uint64_t stride_a() const { return batch.stride_a.value_or(m * k); }
@@ -203,8 +219,9 @@ struct ThreadRegisters {
 ThreadRegisters thread_registers(const GemmSpec& spec);
 /// The block program and grid. The spec must be valid (check_rules).
 Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
-/// A, B, C ([batch,] rows, columns; the batch's span when the strides are not packed) and the
-/// split-K or stream-K workspace of partial sums, if any.
+/// A, B, the epilogue's operands (a bias [N], a residual like C; in step order), C ([batch,]
+/// rows, columns; the batch's span when the strides are not packed) and the split-K or stream-K
+/// workspace of partial sums, if any.
 std::vector<TensorRef> tensors(const GemmSpec& spec);
 
 template <>
@@ -219,8 +236,9 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     return ridgeline::check_rules(spec);
   }
   static std::vector<TensorRef> tensors(const GemmSpec& spec) { return ridgeline::tensors(spec); }
-  /// Split-K and stream-K add their partial sums in FP32.
+  /// Split-K and stream-K add their partial sums in FP32; an epilogue computes in FP32.
   static const char* vector_work(const GemmSpec& spec) {
+    if (!spec.epilogue.empty()) return "the epilogue";
     return spec.decomposition.kind == GemmDecomposition::data_parallel ||
                    (spec.decomposition.kind == GemmDecomposition::split_k &&
                     spec.decomposition.splits == 1)
@@ -275,6 +293,7 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
         visitor.integer("decomposition.workers", g.decomposition.workers);
       }
     }
+    if (!g.epilogue.empty()) visitor.text("epilogue", epilogue_text(g.epilogue));
     if (g.choice) {
       visitor.integer("tile_choice.candidates", g.choice->candidates);
       visitor.text("tile_choice.limited_by", g.choice->limited_by);

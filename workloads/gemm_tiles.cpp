@@ -28,8 +28,16 @@ GemmTiles::GemmTiles(const GemmSpec& spec)
   layout_.b = align_up(batch_extent(count, s.stride_a(), s.m * s.k) * e_, kTensorAlignmentBytes);
   layout_.c = layout_.b +
               align_up(batch_extent(count, s.stride_b(), s.k * s.n) * e_, kTensorAlignmentBytes);
-  layout_.workspace = layout_.c + align_up(batch_extent(count, s.stride_c(), s.m * s.n) * e_,
-                                           kTensorAlignmentBytes);
+  std::uint64_t next = layout_.c + align_up(batch_extent(count, s.stride_c(), s.m * s.n) * e_,
+                                            kTensorAlignmentBytes);
+  for (const EpilogueStep& step : s.epilogue) {
+    layout_.epilogue.push_back(next);
+    const std::uint64_t elements = step.operand == EpilogueStep::Operand::bias       ? s.n
+                                   : step.operand == EpilogueStep::Operand::residual ? s.m * s.n
+                                                                                     : 0;
+    next += align_up(elements * e_, kTensorAlignmentBytes);
+  }
+  layout_.workspace = next;
   std::uint64_t workspace_bytes = (splits_ - 1) * partial_slice_bytes();
   if (s.decomposition.kind == GemmDecomposition::stream_k) {
     workspace_bytes = s.decomposition.workers * s.tile.m * s.tile.n * a_bytes_;
@@ -95,6 +103,20 @@ AddressPattern GemmTiles::c_tile() const {
   p.tensor_row_bytes = s.n % t.n != 0 ? s.n * e_ : 0;
   p.inner = RowGroup{grid_.rows, s.stride_c() * e_};
   if (splits_ > 1) p.outer = RowGroup{split_rows(), 0};
+  return p;
+}
+
+AddressPattern GemmTiles::epilogue_tile(std::size_t step) const {
+  const GemmSpec& s = spec_;
+  // A residual lies as C does; a bias is one row that every block row reads again.
+  AddressPattern p = c_tile();
+  p.region_of_block0.base = layout_.epilogue[step];
+  if (s.epilogue[step].operand == EpilogueStep::Operand::bias) {
+    p.region_of_block0.rows = 1;
+    p.block_row_bytes = 0;
+    p.tensor_rows = 0;
+    p.inner = RowGroup{};
+  }
   return p;
 }
 

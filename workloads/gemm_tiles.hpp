@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "models/program.hpp"
 #include "workloads/gemm.hpp"
@@ -16,6 +17,7 @@ struct GemmLayout {
   std::uint64_t a = 0;
   std::uint64_t b = 0;
   std::uint64_t c = 0;
+  std::vector<std::uint64_t> epilogue;  ///< each epilogue step's operand (none: unused)
   /// Partial sums of split-K (splits - 1 slices of the whole batch's C in the accumulator type)
   /// or of stream-K (one tile a worker).
   std::uint64_t workspace = 0;
@@ -44,6 +46,9 @@ class GemmTiles {
   AddressPattern b_tile(std::uint64_t step, std::uint64_t split_steps, std::uint64_t k_step) const;
   /// The block's C tile, whatever split it is in (only the last writes it).
   AddressPattern c_tile() const;
+  /// The part of epilogue step `step`'s operand the block reads: its columns of the bias, or its
+  /// tile of the residual (edge tiles: what lies in the matrix).
+  AddressPattern epilogue_tile(std::size_t step) const;
   /// The block's partial sums in workspace slice `slice` when `split_slice` (a split's blocks
   /// write their own slice: the split's index), else in slice `slice` whatever the split (the
   /// last split reading them).

@@ -126,6 +126,38 @@ void parse_batch(const ConfigNode& w, GemmSpec& spec) {
   }
 }
 
+// epilogue: [{operation: add, operand: bias}, {operation: gelu}], at most 4 steps: an
+// elementwise operation each; a binary one names its second operand, a unary one none.
+std::vector<EpilogueStep> parse_epilogue(const ConfigNode& node) {
+  const std::vector<ConfigNode> items = node.items("epilogue steps");
+  if (items.empty() || items.size() > 4) {
+    node.fail(fmt::format("an epilogue has 1 to 4 steps, not {}", items.size()),
+              "e.g. [{operation: add, operand: bias}, {operation: gelu}]");
+  }
+  std::vector<EpilogueStep> steps;
+  for (const ConfigNode& item : items) {
+    EpilogueStep step;
+    step.op = *elementwise_op_named(item.required("operation").choice(elementwise_op_names()));
+    const bool binary = info_of(step.op).inputs == 2;
+    if (auto operand = item.optional("operand")) {
+      if (!binary) {
+        operand->fail(fmt::format("{} takes one input, C", info_of(step.op).name),
+                      "remove it");
+      }
+      step.operand = operand->choice({"bias", "residual"}) == "bias"
+                         ? EpilogueStep::Operand::bias
+                         : EpilogueStep::Operand::residual;
+    } else if (binary) {
+      item.fail(fmt::format("missing key 'operand': {} takes a second input beside C",
+                            info_of(step.op).name),
+                "add operand: bias (a vector of N) or operand: residual (a matrix like C)");
+    }
+    item.reject_unknown_keys();
+    steps.push_back(step);
+  }
+  return steps;
+}
+
 // decomposition: {kind: data_parallel | split_k | stream_k, splits: S, workers: W}.
 DecompositionParams parse_decomposition(const ConfigNode& node) {
   DecompositionParams d;
@@ -174,6 +206,7 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
                                                  : GemmStrategy::no_reuse;
 
   parse_batch(w, spec);
+  if (auto epilogue = w.optional("epilogue")) spec.epilogue = parse_epilogue(*epilogue);
   const ConfigNode tile = w.required("tile");
   if (tile.yaml().IsScalar()) {
     tile.choice({"auto"});

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <list>
 #include <map>
 #include <optional>
@@ -74,10 +75,9 @@ std::vector<std::string> names_in(const ConfigNode& list, std::vector<ConfigNode
 
 // The kernel's own `workload:` document, for a run of its own; also what makes two kernels the
 // same workload.
-std::string document_of(const ConfigNode& workload) {
+std::string document_of(const YAML::Node& workload) {
   YAML::Emitter out;
-  out << YAML::BeginMap << YAML::Key << "workload" << YAML::Value << workload.yaml()
-      << YAML::EndMap;
+  out << YAML::BeginMap << YAML::Key << "workload" << YAML::Value << workload << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
 
@@ -139,7 +139,10 @@ class GraphReader {
     const ConfigNode kernels = graph.required("kernels");
     const std::vector<ConfigNode> items = kernels.items("kernels");
     if (items.empty()) kernels.fail("a graph has at least one kernel", "add a kernel");
-    for (const ConfigNode& item : items) read_kernel(item, inputs);
+    std::vector<ParsedKernel> parsed;
+    for (const ConfigNode& item : items) parsed.push_back(parse_kernel(item));
+    if (auto fuse = graph.optional("fuse")) apply_fusion(*fuse, parsed);
+    for (ParsedKernel& kernel : parsed) bind(kernel, inputs);
     graph.reject_unknown_keys();
     check_reads();
     order(kernels);
@@ -147,8 +150,22 @@ class GraphReader {
   }
 
  private:
-  void read_kernel(const ConfigNode& item, const std::set<std::string>& inputs) {
+  // A kernel as read, before its tensors are bound to the graph's.
+  struct ParsedKernel {
     GraphKernel kernel;
+    std::size_t distinct = 0;  // analysed_
+    std::vector<ConfigNode> read_nodes;
+    std::vector<ConfigNode> write_nodes;
+    std::vector<TensorRef> ins;
+    std::vector<TensorRef> outs;
+    std::uint64_t fusion_saved_bytes = 0;
+    bool fused_away = false;  // merged into the kernel before it
+    std::optional<ConfigNode> kernel_node;
+  };
+
+  ParsedKernel parse_kernel(const ConfigNode& item) {
+    ParsedKernel parsed;
+    GraphKernel& kernel = parsed.kernel;
     const ConfigNode name = item.required("name");
     kernel.name = name.text();
     if (kernel.name.empty()) name.fail("a kernel's name is not empty", "e.g. q_proj");
@@ -156,55 +173,194 @@ class GraphReader {
       name.fail("another kernel has this name", "give each kernel its own name");
     }
     const ConfigNode workload = item.required("workload");
-    // A workload met before is the same kernel: read, checked and analysed once.
-    const std::string key = canonical_text(workload.yaml());
-    auto found = distinct_.find(key);
-    const std::size_t distinct = found != distinct_.end() ? found->second : read_workload(workload, key);
-    kernel.workload = analysed_[distinct].workload;  // as checked: `tile: auto` resolved
-
-    std::vector<ConfigNode> read_nodes;
-    std::vector<ConfigNode> write_nodes;
-    kernel.reads = names_in(item.required("reads"), read_nodes);
-    kernel.writes = names_in(item.required("writes"), write_nodes);
+    parsed.distinct = distinct_workload(workload, workload.yaml());
+    kernel.workload = analysed_[parsed.distinct].workload;  // as checked: `tile: auto` resolved
+    kernel.reads = names_in(item.required("reads"), parsed.read_nodes);
+    kernel.writes = names_in(item.required("writes"), parsed.write_nodes);
     item.reject_unknown_keys();
 
-    std::vector<TensorRef> ins;
-    std::vector<TensorRef> outs;
     for (TensorRef& ref : workload_tensors(kernel.workload)) {
-      if (ref.role == TensorRole::input) ins.push_back(std::move(ref));
-      if (ref.role == TensorRole::output) outs.push_back(std::move(ref));
+      if (ref.role == TensorRole::input) parsed.ins.push_back(std::move(ref));
+      if (ref.role == TensorRole::output) parsed.outs.push_back(std::move(ref));
     }
     const std::string what = kind_name(kernel.workload).data();
-    if (kernel.reads.size() != ins.size()) {
-      item.required("reads").fail(fmt::format("this {} reads {} tensors ({}), not {}", what,
-                                              ins.size(), list_of(ins), kernel.reads.size()),
-                                  "name one graph tensor for each, in that order");
+    if (kernel.reads.size() != parsed.ins.size()) {
+      item.required("reads").fail(
+          fmt::format("this {} reads {} tensors ({}), not {}", what, parsed.ins.size(),
+                      list_of(parsed.ins), kernel.reads.size()),
+          "name one graph tensor for each, in that order");
     }
-    if (kernel.writes.size() != outs.size()) {
-      item.required("writes").fail(fmt::format("this {} writes {} tensors ({}), not {}", what,
-                                               outs.size(), list_of(outs), kernel.writes.size()),
-                                   "name one graph tensor for each, in that order");
+    if (kernel.writes.size() != parsed.outs.size()) {
+      item.required("writes").fail(
+          fmt::format("this {} writes {} tensors ({}), not {}", what, parsed.outs.size(),
+                      list_of(parsed.outs), kernel.writes.size()),
+          "name one graph tensor for each, in that order");
     }
+    parsed.kernel_node = item;
+    return parsed;
+  }
+
+  // The analysed workload of `yaml` (below `workload`, where its rules are reported): one met
+  // before is the same kernel, read, checked and analysed once.
+  std::size_t distinct_workload(const ConfigNode& workload, const YAML::Node& yaml) {
+    const std::string key = canonical_text(yaml);
+    auto found = distinct_.find(key);
+    return found != distinct_.end() ? found->second : read_workload(workload, key);
+  }
+
+  // `fuse: [[gemm, elementwise, ...], ...]`: each group becomes its GEMM with the element-wise
+  // kernels after it as its epilogue, their intermediate tensors never written to memory.
+  void apply_fusion(const ConfigNode& fuse, std::vector<ParsedKernel>& parsed) {
+    std::map<std::string, std::size_t> index_of;
+    for (std::size_t i = 0; i < parsed.size(); ++i) index_of[parsed[i].kernel.name] = i;
+    std::set<std::size_t> in_a_group;
+    for (const ConfigNode& group : fuse.items("fused groups")) {
+      std::vector<ConfigNode> name_nodes;
+      const std::vector<std::string> names = names_in(group, name_nodes);
+      if (names.size() < 2) {
+        group.fail("a fused group has a GEMM and at least one element-wise kernel after it",
+                   "e.g. [up_proj, gelu]");
+      }
+      std::vector<std::size_t> members;
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        auto found = index_of.find(names[i]);
+        if (found == index_of.end()) name_nodes[i].fail("no kernel has this name");
+        if (!in_a_group.insert(found->second).second) {
+          name_nodes[i].fail("is in a fused group already", "put each kernel in one group");
+        }
+        members.push_back(found->second);
+      }
+      fuse_group(group, name_nodes, members, parsed);
+    }
+    parsed.erase(std::remove_if(parsed.begin(), parsed.end(),
+                                [](const ParsedKernel& k) { return k.fused_away; }),
+                 parsed.end());
+  }
+
+  void fuse_group(const ConfigNode& group, const std::vector<ConfigNode>& name_nodes,
+                  const std::vector<std::size_t>& members, std::vector<ParsedKernel>& parsed) {
+    ParsedKernel& head = parsed[members.front()];
+    const auto* gemm = std::get_if<GemmSpec>(&head.kernel.workload);
+    if (!gemm) {
+      name_nodes.front().fail(fmt::format("a fused group starts with a gemm, whose epilogue the "
+                                          "kernels after it become, not a kernel of kind {}",
+                                          kind_name(head.kernel.workload)));
+    }
+    GemmSpec fused = *gemm;
+    YAML::Node document = YAML::Clone(head.kernel_node->required("workload").yaml());
+    YAML::Node steps(YAML::NodeType::Sequence);
+    std::uint64_t unfused_bytes = analysed_[head.distinct].analysis.hbm_bytes();
+    std::string flowing = head.kernel.writes.front();  // C, as it leaves each step
+    std::vector<std::string> intermediates;             // what the group keeps on chip
+    std::string name = head.kernel.name;
+    for (std::size_t m = 1; m < members.size(); ++m) {
+      ParsedKernel& next = parsed[members[m]];
+      const auto* op = std::get_if<ElementwiseSpec>(&next.kernel.workload);
+      if (!op) {
+        name_nodes[m].fail(fmt::format("a fused group's kernels after its gemm are elementwise, "
+                                       "not {}",
+                                       kind_name(next.kernel.workload)),
+                           "fuse a gemm with the element-wise kernels that follow it");
+      }
+      if (next.kernel.reads.front() != flowing) {
+        name_nodes[m].fail(fmt::format("its first input is '{}', not '{}' that the kernel before "
+                                       "it in the group writes",
+                                       next.kernel.reads.front(), flowing),
+                           "fuse kernels that take the GEMM's result, in order");
+      }
+      EpilogueStep step;
+      step.op = op->operation;
+      YAML::Node step_yaml;
+      step_yaml["operation"] = std::string(info_of(op->operation).name);
+      if (next.kernel.reads.size() == 2) {
+        const std::uint64_t elements = next.ins[1].shape.elements();
+        if (elements == fused.n) {
+          step.operand = EpilogueStep::Operand::bias;
+        } else if (elements == fused.m * fused.n) {
+          step.operand = EpilogueStep::Operand::residual;
+        } else {
+          name_nodes[m].fail(fmt::format("its second input has {} elements: an epilogue reads a "
+                                         "vector of N = {} or a matrix like C ({} x {})",
+                                         elements, fused.n, fused.m, fused.n));
+        }
+        step_yaml["operand"] = std::string(name_of(step.operand));
+        head.kernel.reads.push_back(next.kernel.reads[1]);
+        head.read_nodes.push_back(next.read_nodes[1]);
+      }
+      fused.epilogue.push_back(step);
+      steps.push_back(step_yaml);
+      unfused_bytes += analysed_[next.distinct].analysis.hbm_bytes();
+      intermediates.push_back(flowing);
+      flowing = next.kernel.writes.front();
+      name += "+" + next.kernel.name;
+      head.kernel.writes = next.kernel.writes;
+      head.write_nodes = next.write_nodes;
+      next.fused_away = true;
+    }
+    // An intermediate that a kernel outside the group reads must reach memory: no fusion.
+    for (const std::string& tensor : intermediates) {
+      for (std::size_t k = 0; k < parsed.size(); ++k) {
+        if (std::find(members.begin(), members.end(), k) != members.end()) continue;
+        const std::vector<std::string>& reads = parsed[k].kernel.reads;
+        if (std::find(reads.begin(), reads.end(), tensor) != reads.end()) {
+          group.fail(fmt::format("kernel '{}' reads '{}', which the group keeps on chip",
+                                 parsed[k].kernel.name, tensor),
+                     "leave the kernel that writes it out of the group");
+        }
+      }
+    }
+    document["epilogue"] = steps;
+    head.distinct = distinct_workload(group, document, fused);
+    head.kernel.workload = analysed_[head.distinct].workload;
+    head.kernel.name = name;
+    head.ins.clear();
+    head.outs.clear();
+    for (TensorRef& ref : workload_tensors(head.kernel.workload)) {
+      if (ref.role == TensorRole::input) head.ins.push_back(std::move(ref));
+      if (ref.role == TensorRole::output) head.outs.push_back(std::move(ref));
+    }
+    const std::uint64_t fused_bytes = analysed_[head.distinct].analysis.hbm_bytes();
+    head.fusion_saved_bytes = unfused_bytes > fused_bytes ? unfused_bytes - fused_bytes : 0;
+  }
+
+  // A fused group's GEMM: its spec given (the GEMM as resolved, with its epilogue), its rules
+  // reported at the group.
+  std::size_t distinct_workload(const ConfigNode& group, const YAML::Node& document,
+                                const GemmSpec& spec) {
+    const std::string key = canonical_text(document);
+    if (auto found = distinct_.find(key); found != distinct_.end()) return found->second;
+    if (auto violation = check_rules(WorkloadSpec{spec})) {
+      group.fail(fmt::format("the fused kernel breaks a rule: {}", violation->rule),
+                 violation->fix);
+    }
+    return analyse(group, WorkloadSpec{spec}, key, document);
+  }
+
+  void bind(ParsedKernel& parsed, const std::set<std::string>& inputs) {
+    GraphKernel& kernel = parsed.kernel;
     const std::size_t index = config_.kernels.size();
-    for (std::size_t i = 0; i < outs.size(); ++i) {
+    for (std::size_t i = 0; i < parsed.outs.size(); ++i) {
       const std::string& tensor = kernel.writes[i];
       if (inputs.count(tensor)) {
-        write_nodes[i].fail("is a graph input (workload.inputs), given before the graph runs",
-                            "write a tensor of a new name");
+        parsed.write_nodes[i].fail(
+            "is a graph input (workload.inputs), given before the graph runs",
+            "write a tensor of a new name");
       }
       if (auto other = writer_.find(tensor); other != writer_.end()) {
-        write_nodes[i].fail(fmt::format("kernel '{}' writes this tensor already",
-                                        config_.kernels[other->second].name),
-                            "a tensor is written once: give this output a name of its own");
+        parsed.write_nodes[i].fail(fmt::format("kernel '{}' writes this tensor already",
+                                               config_.kernels[other->second].name),
+                                   "a tensor is written once: give this output a name of its own");
       }
       writer_.emplace(tensor, index);
-      agree(write_nodes[i], tensor, outs[i],
-            fmt::format("as kernel '{}' writes it (its {})", kernel.name, outs[i].name));
+      agree(parsed.write_nodes[i], tensor, parsed.outs[i],
+            fmt::format("as kernel '{}' writes it (its {})", kernel.name, parsed.outs[i].name));
     }
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      pending_reads_.push_back(PendingRead{read_nodes[i], kernel.reads[i], ins[i], kernel.name});
+    for (std::size_t i = 0; i < parsed.ins.size(); ++i) {
+      pending_reads_.push_back(
+          PendingRead{parsed.read_nodes[i], kernel.reads[i], parsed.ins[i], kernel.name});
     }
-    distinct_of_.push_back(distinct);
+    distinct_of_.push_back(parsed.distinct);
+    config_.fusion_saved_bytes.push_back(parsed.fusion_saved_bytes);
     config_.kernels.push_back(std::move(kernel));
   }
 
@@ -222,21 +378,28 @@ class GraphReader {
                       kind_name(spec)),
           "run the trace on its own");
     }
+    return analyse(workload, spec, key, workload.yaml());
+  }
+
+  // `spec` checked and analysed on the machine, its rules reported below `at`; `yaml` is its
+  // workload as a run of its own reads it.
+  std::size_t analyse(const ConfigNode& at, const WorkloadSpec& spec, const std::string& key,
+                      const YAML::Node& yaml) {
     RunConfig run;
     run.hardware_path = config_.hardware_path;
-    run.workload_path = fmt::format("{} ({})", config_.workload_path, workload.key_path());
+    run.workload_path = fmt::format("{} ({})", config_.workload_path, at.key_path());
     run.overrides = hardware_overrides_;
     run.hardware = config_.hardware;
     run.workload = spec;
-    const YAML::Mark mark = workload.yaml().Mark();
+    const YAML::Mark mark = at.yaml().Mark();
     run.workload_location =
         SourceLocation{config_.workload_path, mark.is_null() ? 0 : mark.line + 1,
                        mark.is_null() ? 0 : mark.column + 1};
-    if (auto violation = check_and_analyze(run, [&] { return workload; })) {
-      fail_in_kernel(workload, hardware_, *violation);
+    if (auto violation = check_and_analyze(run, [&] { return at; })) {
+      fail_in_kernel(at, hardware_, *violation);
     }
     analysed_.push_back(std::move(run));
-    documents_.push_back(document_of(workload));
+    documents_.push_back(document_of(yaml));
     distinct_.emplace(key, analysed_.size() - 1);
     return analysed_.size() - 1;
   }
@@ -431,7 +594,8 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
   } else {
     reader.read(workload);
     config.description =
-        fmt::format("graph of {} kernels ({} distinct)", config.kernels.size(), config.runs.size());
+        fmt::format("graph of {} kernel{} ({} distinct)", config.kernels.size(),
+                    config.kernels.size() == 1 ? "" : "s", config.runs.size());
   }
   for (const ConfigNode* document : {&hardware, &workload}) {
     const std::vector<ConfigWarning>& found = document->warnings();

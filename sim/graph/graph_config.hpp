@@ -46,6 +46,9 @@ struct GraphConfig {
   std::vector<GraphRun> runs;  ///< the distinct kernels, in order of first run
   /// Per kernel: the bytes of its inputs found in the L2 at its start.
   std::vector<std::uint64_t> l2_resident_bytes;
+  /// Per kernel: HBM bytes its fused group saves (the group's kernels' Q apart, less its own
+  /// Q); 0 for a kernel not fused.
+  std::vector<std::uint64_t> fusion_saved_bytes;
   std::vector<ConfigWarning> warnings;  ///< hardware's, then the workload's
   /// ONNX nodes left out with --skip-unsupported: "node 'name' (op Foo): why".
   std::vector<std::string> skipped;

@@ -27,6 +27,7 @@ struct Totals {
   double t_ideal_s = 0;       ///< one kernel after another
   double memory_bound_s = 0;  ///< of t_ideal_s, in memory-bound kernels
   std::uint64_t l2_resident_bytes = 0;
+  std::uint64_t fusion_saved_bytes = 0;
   CriticalPath critical;  ///< by T_ideal
   // Simulated
   double time_s = 0;
@@ -58,6 +59,7 @@ Totals totals_of(const GraphConfig& config, const std::vector<KernelSimulation>*
     t.t_ideal_s += ideal[k];
     if (a.roofline.bound == Bound::memory) t.memory_bound_s += ideal[k];
     t.l2_resident_bytes += config.l2_resident_bytes[k];
+    t.fusion_saved_bytes += config.fusion_saved_bytes[k];
     if (!simulated) continue;
     const std::size_t run = config.run_of[k];
     const KernelSimulation& s = (*simulated)[run];
@@ -111,7 +113,8 @@ Json analytical_kernel(const GraphConfig& config, std::size_t k) {
               {"intensity_flop_per_byte", a.roofline.intensity_flop_per_byte},
               {"bound", name_of(a.roofline.bound)},
               {"time_s", a.roofline.t_ideal_s},
-              {"l2_resident_bytes", config.l2_resident_bytes[k]}};
+              {"l2_resident_bytes", config.l2_resident_bytes[k]},
+              {"fusion_saved_bytes", config.fusion_saved_bytes[k]}};
 }
 
 Json simulated_kernel(const GraphConfig& config, std::size_t k, const KernelSimulation& s,
@@ -194,6 +197,7 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
                   {"critical_path_s", t.critical.time_s},
                   {"critical_path", names_of(config, t.critical)},
                   {"l2_resident_bytes", t.l2_resident_bytes},
+                  {"fusion_saved_bytes", t.fusion_saved_bytes},
                   {"kernels", Json::array()}};
   for (std::size_t k : config.order) analytical["kernels"].push_back(analytical_kernel(config, k));
   report["analytical"] = analytical;
@@ -316,6 +320,11 @@ std::vector<std::string> graph_totals_lines(const GraphConfig& config,
         percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
                       config.hardware.hbm_bytes_per_s())),
         percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
+  }
+  if (t.fusion_saved_bytes > 0) {
+    lines.push_back(fmt::format("fusion: {} of HBM traffic saved by the fused groups (their "
+                                "intermediates kept on chip)",
+                                engineering(static_cast<double>(t.fusion_saved_bytes), "B")));
   }
   if (config.hardware.l2) {
     std::string line = fmt::format(

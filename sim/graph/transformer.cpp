@@ -24,6 +24,7 @@ struct TransformerShape {
   std::string dtype;
   bool fused_attention = true;
   std::string norm = "rms_norm";
+  bool fuse_epilogues = false;  ///< residual adds (and GELU) into the GEMMs before them
 
   std::uint64_t head_dim() const { return hidden / heads; }
   std::uint64_t tokens() const { return batch * (prefill ? sequence : 1); }  ///< rows of a layer
@@ -55,6 +56,9 @@ TransformerShape read_shape(const ConfigNode& w) {
     s.fused_attention = attention->choice({"fused", "unfused"}) == "fused";
   }
   if (auto norm = w.optional("norm")) s.norm = norm->choice({"rms_norm", "layer_norm"});
+  if (auto fusion = w.optional("fusion")) {
+    s.fuse_epilogues = fusion->choice({"none", "epilogues"}) == "epilogues";
+  }
   w.reject_unknown_keys();
 
   if (s.hidden % s.heads != 0) {
@@ -90,6 +94,13 @@ class GraphWriter {
     graph_["kind"] = "graph";
     graph_["inputs"] = YAML::Node(YAML::NodeType::Sequence);
     graph_["kernels"] = YAML::Node(YAML::NodeType::Sequence);
+  }
+
+  // Kernels that run as one: a GEMM and the element-wise kernels after it, as its epilogue.
+  void fuse(std::initializer_list<std::string> kernels) {
+    if (!s_.fuse_epilogues) return;
+    if (!graph_["fuse"]) graph_["fuse"] = YAML::Node(YAML::NodeType::Sequence);
+    graph_["fuse"].push_back(list_of(kernels));
   }
 
   void input(const std::string& tensor) { graph_["inputs"].push_back(tensor); }
@@ -202,6 +213,7 @@ class GraphWriter {
            gemm(t, s_.hidden, s_.heads * d));
     kernel(p + "attn_residual", list_of({p + "o", x}), list_of({p + "h"}),
            elementwise("add", t, s_.hidden, 2));
+    fuse({p + "o_proj", p + "attn_residual"});
     kernel(p + "ffn_norm", norm_reads(p + "h", p + "ffn_norm"), list_of({p + "ffn_norm.out"}),
            norm(t, s_.hidden));
     std::vector<std::string> projections{"up"};
@@ -218,12 +230,14 @@ class GraphWriter {
     } else {
       kernel(p + "gelu", list_of({p + "up"}), list_of({p + "act"}),
              elementwise("gelu", t, s_.ffn, 1));
+      fuse({p + "up_proj", p + "gelu"});
     }
     input(p + "down_proj.weight");
     kernel(p + "down_proj", list_of({p + "act", p + "down_proj.weight"}), list_of({p + "down"}),
            gemm(t, s_.hidden, s_.ffn));
     kernel(p + "ffn_residual", list_of({p + "down", p + "h"}), list_of({p + "out"}),
            elementwise("add", t, s_.hidden, 2));
+    fuse({p + "down_proj", p + "ffn_residual"});
   }
 
   YAML::Node write() {
@@ -273,7 +287,8 @@ TransformerGraph transformer_graph(const ConfigNode& workload) {
                    {"sequence", std::to_string(s.sequence)},
                    {"dtype", s.dtype},
                    {"attention", s.fused_attention ? "fused" : "unfused"},
-                   {"norm", s.norm}};
+                   {"norm", s.norm},
+                   {"fusion", s.fuse_epilogues ? "epilogues" : "none"}};
   return result;
 }
 

@@ -184,6 +184,27 @@ TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
   EXPECT_EQ(bars, 5u);
 }
 
+TEST(GraphRun, AFusedGroupMovesFewerBytesThanItsKernelsApart) {
+  const nlohmann::json fused = graph_report("hardware/h100-sxm5-80gb.yaml",
+                                            "workloads/models/fused-bias-gelu.yaml", "");
+  const nlohmann::json apart = graph_report("hardware/h100-sxm5-80gb.yaml",
+                                            "workloads/models/fused-bias-gelu.yaml",
+                                            "--set workload.fuse=null");
+  ASSERT_EQ(fused["simulated"]["kernels"].size(), 1u);
+  ASSERT_EQ(apart["simulated"]["kernels"].size(), 3u);
+  // The same FLOPs, simulated as the model counts them; the intermediates never reach HBM.
+  EXPECT_EQ(fused["simulated"]["flops"], apart["simulated"]["flops"]);
+  EXPECT_EQ(fused["simulated"]["flops"], fused["analytical"]["flops"]);
+  EXPECT_LT(fused["simulated"]["hbm_bytes"].get<std::uint64_t>(),
+            apart["simulated"]["hbm_bytes"].get<std::uint64_t>());
+  // Saved, analytically: `up` and `biased` (512 x 4096 BF16) each written and read once, and the
+  // bias kernel's reads of the bias vector beyond the epilogue's.
+  EXPECT_GE(fused["analytical"]["fusion_saved_bytes"].get<std::uint64_t>(), 4ull * 512 * 4096 * 2);
+  EXPECT_EQ(fused["analytical"]["fusion_saved_bytes"].get<std::uint64_t>(),
+            apart["analytical"]["hbm_bytes"].get<std::uint64_t>() -
+                fused["analytical"]["hbm_bytes"].get<std::uint64_t>());
+}
+
 TEST(GraphSweep, SweepsATransformersKeysWithTheGraphsFiguresInEachRow) {
   test::ScratchDirectory out("graph_sweep");
   const test::Outcome outcome =

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <variant>
 
 #include "sim/graph/graph_config.hpp"
 #include "tests/test_support.hpp"
@@ -76,6 +77,25 @@ TEST(GraphConfig, WithoutAnL2NoInputIsResident) {
   const GraphConfig g = load("questions/q2-tile-under-limits/hardware/h100-sxm5-no-l2.yaml",
                              "workloads/models/mlp-block.yaml");
   for (std::uint64_t bytes : g.l2_resident_bytes) EXPECT_EQ(bytes, 0u);
+}
+
+TEST(GraphConfig, AFusedGroupIsItsGemmWithAnEpilogueAndItsIntermediateStaysOnChip) {
+  const GraphConfig apart =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
+  const GraphConfig fused = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml",
+                                 {"workload.fuse=[[up_proj, gelu]]"});
+  ASSERT_EQ(fused.kernels.size(), 4u);
+  EXPECT_EQ(fused.kernels[1].name, "up_proj+gelu");
+  EXPECT_EQ(fused.kernels[1].writes, (std::vector<std::string>{"act"}));
+  const auto& gemm = std::get<GemmSpec>(fused.kernels[1].workload);
+  ASSERT_EQ(gemm.epilogue.size(), 1u);
+  EXPECT_EQ(gemm.epilogue[0].op, ElementwiseOp::gelu);
+  // Its FLOPs: the GEMM's and GELU's (9 an element); its HBM bytes: the GEMM's, C now `act`.
+  EXPECT_EQ(fused.kernel_config(1).analysis.flops, 2ull * 512 * 4096 * 1024 + 9ull * 512 * 4096);
+  EXPECT_EQ(fused.kernel_config(1).analysis.hbm_bytes(), apart.kernel_config(1).analysis.hbm_bytes());
+  // Saved: `up` written by the GEMM and read by GELU, 512 x 4096 BF16 each way.
+  EXPECT_EQ(fused.fusion_saved_bytes[1], 2ull * 512 * 4096 * 2);
+  EXPECT_EQ(fused.fusion_saved_bytes[0], 0u);
 }
 
 std::uint64_t gemm_flops(const GraphConfig& g) {
