@@ -21,6 +21,7 @@ def analyze(
     roofline: Optional[PathArgument] = None,
     report: Optional[PathArgument] = None,
     csv: Optional[PathArgument] = None,
+    skip_unsupported: bool = False,
 ) -> Dict[str, Any]:
     """The analytical model only: F, Q at HBM, I, roofline, bound, times, footprint.
 
@@ -42,12 +43,15 @@ def analyze(
         report: write a self-contained HTML report (tables and charts) to this file
             (``--report``).
         csv: write the report as one CSV row, with header (``--csv``).
+        skip_unsupported: an ONNX model: leave out the operators that map to no kernel, and
+            list them, instead of refusing the model (``--skip-unsupported``).
 
     Returns:
         The report: ``config`` (version, paths, overrides, warnings), ``hardware``,
         ``workload``, ``analytical`` (units in the key names: ``t_ideal_s``,
         ``roof_flop_per_s``, ...). A document given as text or a dict is named ``<hardware>``
-        or ``<workload>`` in it.
+        or ``<workload>`` in it. A graph workload (``kind: graph``, ``transformer``,
+        ``onnx``) gives the graph's report: its totals and ``analytical.kernels``.
 
     Raises:
         ConfigError: bad input, with the message ``ridgeline`` prints and its file, line,
@@ -59,7 +63,7 @@ def analyze(
     ``ridgeline analyze`` in a child process, a few milliseconds more. Warnings the command
     line prints on stderr are issued as ``ridgeline.ConfigWarning``.
     """
-    if roofline is None and report is None and csv is None:
+    if roofline is None and report is None and csv is None and not skip_unsupported:
         hardware_input = document_input(hardware, "hardware")
         workload_input = document_input(workload, "workload")
         result = _core.analyze(hardware_input.path, hardware_input.text, workload_input.path,
@@ -69,6 +73,8 @@ def analyze(
         for option, path in (("--roofline", roofline), ("--report", report), ("--csv", csv)):
             if path is not None:
                 options += [option, os.fspath(path)]
+        if skip_unsupported:
+            options.append("--skip-unsupported")
         result = report_from_child("analyze", hardware, workload, set, options)
     warn_about(result)
     return result

@@ -39,6 +39,9 @@ def run(
     roofline: Optional[PathArgument] = None,
     csv: Optional[PathArgument] = None,
     timeout: Optional[float] = None,
+    l2_resident: Optional[Sequence[str]] = None,
+    jobs: Optional[int] = None,
+    skip_unsupported: bool = False,
 ) -> Dict[str, Any]:
     """Simulate the workload on the hardware and report it beside the analytical model.
 
@@ -73,6 +76,12 @@ def run(
         csv: write the report as one CSV row, with header (``--csv``).
         timeout: seconds the simulation may take; past them it is killed and
             ``SimulationError`` raised (default: no limit).
+        l2_resident: start with these input tensors of the workload (``"A"``, ``"x"``) in the
+            L2, as a kernel before it would leave them (``--l2-resident``).
+        jobs: a graph workload's distinct kernels simulated at once (``-j``; default: the
+            machine's cores).
+        skip_unsupported: an ONNX model: leave out the operators that map to no kernel, and
+            list them, instead of refusing the model (``--skip-unsupported``).
 
     Returns:
         The report, as ``ridgeline run --json`` writes it. A document given as text or a dict
@@ -106,6 +115,12 @@ def run(
     for option, value in options.items():
         if value is not None:
             arguments += [option, os.fspath(value)]
+    if l2_resident:
+        arguments += ["--l2-resident", ",".join(l2_resident)]
+    if jobs is not None:
+        arguments += ["-j", str(jobs)]
+    if skip_unsupported:
+        arguments.append("--skip-unsupported")
     result = report_from_child("run", hardware, workload, set, arguments, timeout=timeout)
     warn_about(result)
     return result

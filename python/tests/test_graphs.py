@@ -1,0 +1,40 @@
+"""Graph workloads from Python: analyze in process, run through the command, each kernel's
+figures beside the graph's totals."""
+
+from __future__ import annotations
+
+from conftest import config
+
+import ridgeline
+
+H100 = config("hardware/h100-sxm5-80gb.yaml")
+
+
+def test_analyze_gives_every_kernel_and_their_sums_in_process():
+    report = ridgeline.analyze(H100, config("workloads/models/llama-2-7b-decode.yaml"),
+                               {"workload.layers": 2})
+    assert report["workload"]["kind"] == "transformer"
+    kernels = report["analytical"]["kernels"]
+    assert len(kernels) == 2 * 13 + 2
+    assert sum(k["flops"] for k in kernels) == report["analytical"]["flops"]
+    assert sum(k["hbm_bytes"] for k in kernels) == report["analytical"]["hbm_bytes"]
+    # The same report as the command line's, key for key.
+    again = ridgeline.analyze(H100, config("workloads/models/llama-2-7b-decode.yaml"),
+                              ["workload.layers=2"])
+    assert again == report
+
+
+def test_run_simulates_each_distinct_kernel_once():
+    report = ridgeline.run(H100, config("workloads/models/mlp-block.yaml"), jobs=1)
+    simulated = report["simulated"]
+    assert simulated["simulations"] == len(simulated["kernels"]) == 5
+    assert abs(sum(k["time_s"] for k in simulated["kernels"]) - simulated["time_s"]) <= (
+        1e-12 * simulated["time_s"])
+
+
+def test_an_input_left_in_the_l2_is_not_read_again():
+    gemm = {"workload": {"kind": "gemm", "m": 512, "n": 4096, "k": 1024, "dtype": "bf16",
+                         "strategy": "tiled", "tile": "auto"}}
+    cold = ridgeline.run(H100, gemm)["simulated"]["hbm_read_bytes"]
+    warm = ridgeline.run(H100, gemm, l2_resident=["A"])["simulated"]["hbm_read_bytes"]
+    assert cold - warm == 512 * 1024 * 2  # A, BF16, read once when cold
