@@ -255,7 +255,8 @@ std::optional<Violation> check_decomposition(const GemmSpec& s, const GemmGrid& 
 }  // namespace
 
 std::optional<Violation> check_rules(const GemmSpec& s) {
-  if (!s.epilogue.empty() && (s.batch.count > 1 || s.decomposition.kind == GemmDecomposition::stream_k)) {
+  if (!s.epilogue.empty() &&
+      (s.batch.count > 1 || s.decomposition.kind == GemmDecomposition::stream_k)) {
     return Violation{"workload.epilogue",
                      s.batch.count > 1 ? "an epilogue is fused into a single GEMM, not a batch"
                                        : "an epilogue is fused into data-parallel or split-K "
@@ -419,7 +420,7 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
     a.issued_flops += batch * mp * np * per_element;
     const std::uint64_t operand = step.operand == EpilogueStep::Operand::bias ? g.rows * s.n * e
                                   : step.operand == EpilogueStep::Operand::residual ? s.m * s.n * e
-                                                                                      : 0;
+                                                                                    : 0;
     a.hbm_read_bytes += batch * operand;
     a.hbm_register_read_bytes += batch * operand;
   }
@@ -527,8 +528,8 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
     builder.depend(result, epilogue, EdgeKind::data);
     for (std::size_t i = 0; i < s.epilogue.size(); ++i) {
       if (s.epilogue[i].operand == EpilogueStep::Operand::none) continue;
-      const std::uint32_t load = builder.add(Op::load(static_cast<std::uint8_t>(kEpilogue + i),
-                                                      last, tiles.epilogue_tile(i), 0));
+      const std::uint32_t load = builder.add(
+          Op::load(static_cast<std::uint8_t>(kEpilogue + i), last, tiles.epilogue_tile(i), 0));
       builder.depend(result, load, EdgeKind::data);
       builder.depend(load, epilogue, EdgeKind::data);
     }
@@ -601,8 +602,8 @@ std::vector<TensorRef> tensors(const GemmSpec& s) {
     for (std::size_t j = 0; j < i; ++j) same += s.epilogue[j].operand == operand;
     const std::string name =
         std::string(name_of(operand)) + (same > 0 ? std::to_string(same + 1) : "");
-    const TensorShape shape = operand == EpilogueStep::Operand::bias ? TensorShape{{s.n}}
-                                                                      : TensorShape{{s.m, s.n}};
+    const TensorShape shape =
+        operand == EpilogueStep::Operand::bias ? TensorShape{{s.n}} : TensorShape{{s.m, s.n}};
     out.push_back(TensorRef{name, TensorRole::input, shape, s.dtype, l.epilogue[i]});
   }
   out.push_back(TensorRef{"C", TensorRole::output, matrix(s.m, s.n, s.stride_c()), s.dtype, l.c});

@@ -424,7 +424,8 @@ std::string render_roofline_svg(const RooflineChart& chart) {
               {"cx", svg_number(x.at(p.intensity_flop_per_byte))},
               {"cy", svg_number(y.at(p.flop_per_s))},
               {"r", p.time_share > 0 ? svg_number(4 + 16 * std::sqrt(p.time_share))
-                                     : p.simulated ? "5" : "7"},
+                    : p.simulated    ? "5"
+                                     : "7"},
               {"fill", p.simulated ? colour : "none"},
               {"stroke", colour},
               {"stroke-width", "2"}});
@@ -433,10 +434,9 @@ std::string render_roofline_svg(const RooflineChart& chart) {
     svg.element("title", {},
                 tooltip(m, fmt::format(": I = {} FLOP/B, {}{}{}", si(p.intensity_flop_per_byte, 6),
                                        si(p.flop_per_s, 6), chart.units.y,
-                                       p.time_share > 0
-                                           ? fmt::format(", {:.1f} % of the time",
-                                                         100 * p.time_share)
-                                           : "")));
+                                       p.time_share > 0 ? fmt::format(", {:.1f} % of the time",
+                                                                      100 * p.time_share)
+                                                        : "")));
     svg.close("circle");
   }
   svg.close("g");

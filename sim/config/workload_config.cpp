@@ -141,8 +141,7 @@ std::vector<EpilogueStep> parse_epilogue(const ConfigNode& node) {
     const bool binary = info_of(step.op).inputs == 2;
     if (auto operand = item.optional("operand")) {
       if (!binary) {
-        operand->fail(fmt::format("{} takes one input, C", info_of(step.op).name),
-                      "remove it");
+        operand->fail(fmt::format("{} takes one input, C", info_of(step.op).name), "remove it");
       }
       step.operand = operand->choice({"bias", "residual"}) == "bias"
                          ? EpilogueStep::Operand::bias

@@ -242,16 +242,17 @@ class GraphReader {
     ParsedKernel& head = parsed[members.front()];
     const auto* gemm = std::get_if<GemmSpec>(&head.kernel.workload);
     if (!gemm) {
-      name_nodes.front().fail(fmt::format("a fused group starts with a gemm, whose epilogue the "
-                                          "kernels after it become, not a kernel of kind {}",
-                                          kind_name(head.kernel.workload)));
+      name_nodes.front().fail(
+          fmt::format("a fused group starts with a gemm, whose epilogue the "
+                      "kernels after it become, not a kernel of kind {}",
+                      kind_name(head.kernel.workload)));
     }
     GemmSpec fused = *gemm;
     YAML::Node document = YAML::Clone(head.kernel_node->required("workload").yaml());
     YAML::Node steps(YAML::NodeType::Sequence);
     std::uint64_t unfused_bytes = analysed_[head.distinct].analysis.hbm_bytes();
     std::string flowing = head.kernel.writes.front();  // C, as it leaves each step
-    std::vector<std::string> intermediates;             // what the group keeps on chip
+    std::vector<std::string> intermediates;            // what the group keeps on chip
     std::string name = head.kernel.name;
     for (std::size_t m = 1; m < members.size(); ++m) {
       ParsedKernel& next = parsed[members[m]];
@@ -279,9 +280,10 @@ class GraphReader {
         } else if (elements == fused.m * fused.n) {
           step.operand = EpilogueStep::Operand::residual;
         } else {
-          name_nodes[m].fail(fmt::format("its second input has {} elements: an epilogue reads a "
-                                         "vector of N = {} or a matrix like C ({} x {})",
-                                         elements, fused.n, fused.m, fused.n));
+          name_nodes[m].fail(
+              fmt::format("its second input has {} elements: an epilogue reads a "
+                          "vector of N = {} or a matrix like C ({} x {})",
+                          elements, fused.n, fused.m, fused.n));
         }
         step_yaml["operand"] = std::string(name_of(step.operand));
         head.kernel.reads.push_back(next.kernel.reads[1]);
@@ -593,9 +595,8 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
         config.skipped.empty() ? "" : fmt::format(", {} nodes skipped", config.skipped.size()));
   } else {
     reader.read(workload);
-    config.description =
-        fmt::format("graph of {} kernel{} ({} distinct)", config.kernels.size(),
-                    config.kernels.size() == 1 ? "" : "s", config.runs.size());
+    config.description = fmt::format("graph of {} kernel{} ({} distinct)", config.kernels.size(),
+                                     config.kernels.size() == 1 ? "" : "s", config.runs.size());
   }
   for (const ConfigNode* document : {&hardware, &workload}) {
     const std::vector<ConfigWarning>& found = document->warnings();

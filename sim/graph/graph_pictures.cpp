@@ -36,8 +36,8 @@ std::vector<Slice> schedule(const GraphConfig& config,
   double now = 0;
   for (std::size_t k : config.order) {
     const std::size_t run = config.run_of[k];
-    const double time = simulated ? (*simulated)[run].time_s
-                                  : config.runs[run].config.analysis.roofline.t_ideal_s;
+    const double time =
+        simulated ? (*simulated)[run].time_s : config.runs[run].config.analysis.roofline.t_ideal_s;
     slices.push_back(Slice{k, now, time});
     now += time;
   }
@@ -63,16 +63,18 @@ RooflineChart graph_roofline(const GraphConfig& config,
   RooflineChart::Roof roof;
   roof.name = config.hardware.name;
   roof.peak_flop_per_s = config.hardware.peak_flop_per_s(type);
-  roof.peak_label = fmt::format("P = {} ({})", engineering(roof.peak_flop_per_s, "FLOP/s"),
-                                name_of(type));
+  roof.peak_label =
+      fmt::format("P = {} ({})", engineering(roof.peak_flop_per_s, "FLOP/s"), name_of(type));
   roof.levels.push_back({"hbm", config.hardware.hbm_bytes_per_s()});
   if (config.hardware.l2) {
-    roof.levels.push_back({"l2", static_cast<double>(config.hardware.l2->bandwidth.bytes_per_second)});
+    roof.levels.push_back(
+        {"l2", static_cast<double>(config.hardware.l2->bandwidth.bytes_per_second)});
   }
   chart.roofs.push_back(roof);
-  chart.title = fmt::format("Roofline of {} on {} ({}), a point per distinct kernel, its area its "
-                            "share of the time",
-                            config.description, roof.name, name_of(type));
+  chart.title = fmt::format(
+      "Roofline of {} on {} ({}), a point per distinct kernel, its area its "
+      "share of the time",
+      config.description, roof.name, name_of(type));
   chart.legend_title = "kernel";
   double total = 0;
   for (std::size_t r = 0; r < config.runs.size(); ++r) total += group_time_s(config, simulated, r);
@@ -82,8 +84,8 @@ RooflineChart graph_roofline(const GraphConfig& config,
     if (a.flops == 0) continue;  // no point on a log axis of FLOP/s
     const std::string series = group_name(config, run.kernels);
     const double share = ratio(group_time_s(config, simulated, r), total);
-    const std::string note = fmt::format("{} x {}", run.kernels.size(),
-                                         describe(run.config.workload));
+    const std::string note =
+        fmt::format("{} x {}", run.kernels.size(), describe(run.config.workload));
     if (a.hbm_bytes() > 0) {
       RooflineChart::Point p;
       p.series = series;
@@ -98,8 +100,8 @@ RooflineChart graph_roofline(const GraphConfig& config,
       RooflineChart::Point p;
       p.series = series;
       p.simulated = true;
-      p.intensity_flop_per_byte = ratio(static_cast<double>(s.flops),
-                                        static_cast<double>(s.hbm_bytes()));
+      p.intensity_flop_per_byte =
+          ratio(static_cast<double>(s.flops), static_cast<double>(s.hbm_bytes()));
       p.flop_per_s = ratio(static_cast<double>(s.flops), s.time_s);
       p.note = note;
       p.time_share = share;
@@ -179,9 +181,11 @@ std::string graph_timeline_json(const GraphConfig& config,
                         {"ph", "M"},
                         {"pid", 1},
                         {"args", Json{{"name", config.description}}}});
-  events.push_back(
-      Json{{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 1},
-           {"args", Json{{"name", "kernels"}}}});
+  events.push_back(Json{{"name", "thread_name"},
+                        {"ph", "M"},
+                        {"pid", 1},
+                        {"tid", 1},
+                        {"args", Json{{"name", "kernels"}}}});
   for (const Slice& slice : schedule(config, &simulated)) {
     const std::size_t run = config.run_of[slice.kernel];
     const KernelSimulation& s = simulated[run];

@@ -311,20 +311,21 @@ std::vector<std::string> graph_totals_lines(const GraphConfig& config,
       ratio(static_cast<double>(t.flops), static_cast<double>(t.hbm_bytes)), duration(t.t_ideal_s),
       duration(t.critical.time_s), percent(ratio(t.memory_bound_s, t.t_ideal_s))));
   if (simulated) {
-    lines.push_back(fmt::format(
-        "simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
-        "({} of peak); memory-bound kernels {} of the time ({})",
-        duration(t.time_s), duration(t.sim_critical.time_s),
-        engineering(ratio(static_cast<double>(t.sim_flops), t.time_s), "FLOP/s"),
-        engineering(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s), "B/s"),
-        percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
-                      config.hardware.hbm_bytes_per_s())),
-        percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
+    lines.push_back(
+        fmt::format("simulated:  {} one kernel after another ({} on the critical path), {}, HBM {} "
+                    "({} of peak); memory-bound kernels {} of the time ({})",
+                    duration(t.time_s), duration(t.sim_critical.time_s),
+                    engineering(ratio(static_cast<double>(t.sim_flops), t.time_s), "FLOP/s"),
+                    engineering(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s), "B/s"),
+                    percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
+                                  config.hardware.hbm_bytes_per_s())),
+                    percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
   }
   if (t.fusion_saved_bytes > 0) {
-    lines.push_back(fmt::format("fusion: {} of HBM traffic saved by the fused groups (their "
-                                "intermediates kept on chip)",
-                                engineering(static_cast<double>(t.fusion_saved_bytes), "B")));
+    lines.push_back(
+        fmt::format("fusion: {} of HBM traffic saved by the fused groups (their "
+                    "intermediates kept on chip)",
+                    engineering(static_cast<double>(t.fusion_saved_bytes), "B")));
   }
   if (config.hardware.l2) {
     std::string line = fmt::format(

@@ -133,11 +133,11 @@ TEST(GraphAnalyze, AnOnnxModelBecomesAGraphOfKernels) {
 
 TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
   test::ScratchDirectory out("graph_pictures");
-  const test::Outcome outcome = test::ridgeline(
-      "run " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
-      test::config_path("workloads/models/mlp-block.yaml") + " --quiet --json " +
-      out.path("r.json") + " --roofline " + out.path("r.svg") + " --report " +
-      out.path("r.html") + " --timeline " + out.path("t.json"));
+  const test::Outcome outcome =
+      test::ridgeline("run " + test::config_path("hardware/h100-sxm5-80gb.yaml") + " " +
+                      test::config_path("workloads/models/mlp-block.yaml") + " --quiet --json " +
+                      out.path("r.json") + " --roofline " + out.path("r.svg") + " --report " +
+                      out.path("r.html") + " --timeline " + out.path("t.json"));
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const nlohmann::json report = nlohmann::json::parse(test::slurp(out.path("r.json")));
   // The timeline: a slice per kernel, one after another, their durations the graph's time.
@@ -185,11 +185,11 @@ TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
 }
 
 TEST(GraphRun, AFusedGroupMovesFewerBytesThanItsKernelsApart) {
-  const nlohmann::json fused = graph_report("hardware/h100-sxm5-80gb.yaml",
-                                            "workloads/models/fused-bias-gelu.yaml", "");
-  const nlohmann::json apart = graph_report("hardware/h100-sxm5-80gb.yaml",
-                                            "workloads/models/fused-bias-gelu.yaml",
-                                            "--set workload.fuse=null");
+  const nlohmann::json fused =
+      graph_report("hardware/h100-sxm5-80gb.yaml", "workloads/models/fused-bias-gelu.yaml", "");
+  const nlohmann::json apart =
+      graph_report("hardware/h100-sxm5-80gb.yaml", "workloads/models/fused-bias-gelu.yaml",
+                   "--set workload.fuse=null");
   ASSERT_EQ(fused["simulated"]["kernels"].size(), 1u);
   ASSERT_EQ(apart["simulated"]["kernels"].size(), 3u);
   // The same FLOPs, simulated as the model counts them; the intermediates never reach HBM.

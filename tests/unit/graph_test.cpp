@@ -80,8 +80,7 @@ TEST(GraphConfig, WithoutAnL2NoInputIsResident) {
 }
 
 TEST(GraphConfig, AFusedGroupIsItsGemmWithAnEpilogueAndItsIntermediateStaysOnChip) {
-  const GraphConfig apart =
-      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
+  const GraphConfig apart = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
   const GraphConfig fused = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml",
                                  {"workload.fuse=[[up_proj, gelu]]"});
   ASSERT_EQ(fused.kernels.size(), 4u);
@@ -92,7 +91,8 @@ TEST(GraphConfig, AFusedGroupIsItsGemmWithAnEpilogueAndItsIntermediateStaysOnChi
   EXPECT_EQ(gemm.epilogue[0].op, ElementwiseOp::gelu);
   // Its FLOPs: the GEMM's and GELU's (9 an element); its HBM bytes: the GEMM's, C now `act`.
   EXPECT_EQ(fused.kernel_config(1).analysis.flops, 2ull * 512 * 4096 * 1024 + 9ull * 512 * 4096);
-  EXPECT_EQ(fused.kernel_config(1).analysis.hbm_bytes(), apart.kernel_config(1).analysis.hbm_bytes());
+  EXPECT_EQ(fused.kernel_config(1).analysis.hbm_bytes(),
+            apart.kernel_config(1).analysis.hbm_bytes());
   // Saved: `up` written by the GEMM and read by GELU, 512 x 4096 BF16 each way.
   EXPECT_EQ(fused.fusion_saved_bytes[1], 2ull * 512 * 4096 * 2);
   EXPECT_EQ(fused.fusion_saved_bytes[0], 0u);
