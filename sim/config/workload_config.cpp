@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/config/attention_config.hpp"
+#include "sim/config/conv_config.hpp"
 #include "sim/config/elementwise_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
 #include "sim/config/row_reduction_config.hpp"
