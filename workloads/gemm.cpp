@@ -351,6 +351,15 @@ RegisterTile sram_read_tile(const GemmSpec& s) {
   return s.warp_tile ? RegisterTile{s.warp_tile->m, s.warp_tile->n} : s.register_tile;
 }
 
+std::uint64_t sram_reads_per_step_of(const GemmSpec& s) {
+  // Each thread of (B_M/R_M)(B_N/R_N) reads R_M elements of A and R_N of B per k (each warp of
+  // (B_M/W_M)(B_N/W_N), W_M and W_N).
+  if (s.strategy != GemmStrategy::tiled) return 0;
+  const TileShape& t = s.tile;
+  const RegisterTile reader = sram_read_tile(s);
+  return (t.m / reader.m) * (t.n / reader.n) * (reader.m + reader.n) * t.k * element_bytes(s.dtype);
+}
+
 std::uint64_t threads_per_block(const GemmSpec& s) {
   return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
 }
@@ -469,14 +478,10 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
   // Barriers guard buffers every thread of the block shares; operands in registers need none.
   if (tiled) shape.barrier = target.barrier;
   if (f.spilled_registers_per_thread > 0) {
-    // Each block's spilled registers, one after the other past everything else (local memory is
-    // per thread).
-    const std::uint64_t bytes = f.threads * f.spilled_registers_per_thread * kRegisterBytes;
-    LocalSpill spill{kLocal, {}};
-    spill.region.region_of_block0 = Region::contiguous(tiles.layout().local, bytes);
-    spill.region.block_row_bytes = tiles.grid().cols * bytes;
-    spill.region.block_col_bytes = bytes;
-    shape.spill = spill;
+    // Each block's spilled registers, past everything else.
+    shape.spill = spill_per_block(kLocal, tiles.layout().local,
+                                  f.threads * f.spilled_registers_per_thread * kRegisterBytes,
+                                  tiles.grid().cols);
   }
   StagedLoop loop(builder, shape);
   const TileShape& t = s.tile;

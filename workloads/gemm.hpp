@@ -206,6 +206,9 @@ Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
 /// The outputs whose operands are read from SRAM together: a warp's when the warp shares its
 /// fragments (warp_tile), else one thread's register tile.
 RegisterTile sram_read_tile(const GemmSpec& spec);
+/// Operand bytes compute reads from SRAM in one K-step of a block (tiled; 0 otherwise): the
+/// A and B elements each thread (or warp, with a warp tile) reads, B_K of each.
+std::uint64_t sram_reads_per_step_of(const GemmSpec& spec);
 /// Threads per block: one per register tile of the block's outputs.
 std::uint64_t threads_per_block(const GemmSpec& spec);
 /// The registers one thread needs (before any limit), and what they hold.
@@ -223,6 +226,23 @@ Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
 /// rows, columns; the batch's span when the strides are not packed) and the split-K or stream-K
 /// workspace of partial sums, if any.
 std::vector<TensorRef> tensors(const GemmSpec& spec);
+
+/// The report's leaves of a GEMM's blocks: tile, stages, register and warp tiles (a convolution's
+/// implicit GEMM has the same).
+template <class Visitor>
+void visit_block_fields(const GemmSpec& g, Visitor& visitor) {
+  visitor.integer("tile.m", g.tile.m);
+  visitor.integer("tile.n", g.tile.n);
+  visitor.integer("tile.k", g.tile.k);
+  visitor.integer("stages", g.stages);
+  visitor.integer("register_tile.m", g.register_tile.m);
+  visitor.integer("register_tile.n", g.register_tile.n);
+  if (g.warp_tile) {
+    visitor.integer("warp_tile.m", g.warp_tile->m);
+    visitor.integer("warp_tile.n", g.warp_tile->n);
+    visitor.integer("warp_tile.warps", g.warp_tile->warps);
+  }
+}
 
 template <>
 struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
@@ -262,17 +282,7 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     visitor.text("dtype", name_of(g.dtype));
     visitor.text("accumulator", name_of(g.accumulator));
     visitor.text("strategy", name_of(g.strategy));
-    visitor.integer("tile.m", g.tile.m);
-    visitor.integer("tile.n", g.tile.n);
-    visitor.integer("tile.k", g.tile.k);
-    visitor.integer("stages", g.stages);
-    visitor.integer("register_tile.m", g.register_tile.m);
-    visitor.integer("register_tile.n", g.register_tile.n);
-    if (g.warp_tile) {
-      visitor.integer("warp_tile.m", g.warp_tile->m);
-      visitor.integer("warp_tile.n", g.warp_tile->n);
-      visitor.integer("warp_tile.warps", g.warp_tile->warps);
-    }
+    visit_block_fields(g, visitor);
     if (g.cluster.blocks() > 1) {
       visitor.integer("cluster.m", g.cluster.m);
       visitor.integer("cluster.n", g.cluster.n);

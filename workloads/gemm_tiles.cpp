@@ -139,14 +139,7 @@ AddressPattern GemmTiles::partial_tile(std::uint64_t slice, bool split_slice) co
 
 FlagPattern GemmTiles::tile_flag() const { return FlagPattern{0, split_rows(), grid_.cols, 1}; }
 
-std::uint64_t GemmTiles::sram_reads_per_step() const {
-  // Each thread of (B_M/R_M)(B_N/R_N) reads R_M elements of A and R_N of B per k (each warp of
-  // (B_M/W_M)(B_N/W_N), W_M and W_N).
-  if (spec_.strategy != GemmStrategy::tiled) return 0;
-  const TileShape& t = spec_.tile;
-  const RegisterTile reader = sram_read_tile(spec_);
-  return (t.m / reader.m) * (t.n / reader.n) * (reader.m + reader.n) * t.k * e_;
-}
+std::uint64_t GemmTiles::sram_reads_per_step() const { return sram_reads_per_step_of(spec_); }
 
 std::uint64_t GemmTiles::a_lands() const {
   return spec_.strategy == GemmStrategy::tiled ? spec_.tile.m * spec_.tile.k * e_ : 0;

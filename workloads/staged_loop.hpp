@@ -36,6 +36,17 @@ struct LocalSpill {
   AddressPattern region;    ///< the block's spilled registers
 };
 
+/// Spilled registers of `bytes` a block, each block's one after the other from `base` (block
+/// (r, c) at (r x grid_cols + c) x bytes): local memory is per thread.
+inline LocalSpill spill_per_block(std::uint8_t tensor, std::uint64_t base, std::uint64_t bytes,
+                                  std::uint64_t grid_cols) {
+  LocalSpill spill{tensor, {}};
+  spill.region.region_of_block0 = Region::contiguous(base, bytes);
+  spill.region.block_row_bytes = grid_cols * bytes;
+  spill.region.block_col_bytes = bytes;
+  return spill;
+}
+
 struct StagedLoopShape {
   std::uint32_t stages = 1;         ///< buffers of loaded operands
   Cycles barrier;                   ///< cost of each barrier; 0: no barriers
@@ -51,6 +62,18 @@ class StagedLoop {
 
   /// Adds one step: `loads` in issue order, all feeding `compute`. Returns the compute's id.
   std::uint32_t add_step(std::initializer_list<Op> loads, const Op& compute) {
+    return add_loads_and_compute(loads, compute);
+  }
+  /// The same, for a step whose loads are counted when the program is built.
+  std::uint32_t add_step(const std::vector<Op>& loads, const Op& compute) {
+    return add_loads_and_compute(loads, compute);
+  }
+
+  std::uint32_t last_compute() const { return computes_.back(); }
+
+ private:
+  template <class Loads>
+  std::uint32_t add_loads_and_compute(const Loads& loads, const Op& compute) {
     const std::size_t step = computes_.size();
     const auto label = static_cast<std::uint32_t>(step);
     const bool barriers = shape_.barrier.count > 0;
@@ -87,9 +110,6 @@ class StagedLoop {
     return c;
   }
 
-  std::uint32_t last_compute() const { return computes_.back(); }
-
- private:
   // What step `previous` leaves behind once another step follows: its spill write-back and,
   // with one stage, the release barrier before the next loads overwrite its buffer.
   void close_previous_step(std::uint32_t previous) {

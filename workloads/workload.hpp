@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "workloads/attention.hpp"
+#include "workloads/conv.hpp"
 #include "workloads/elementwise.hpp"
 #include "workloads/gemm.hpp"
 #include "workloads/memory_trace.hpp"
@@ -25,7 +26,7 @@ namespace ridgeline {
 
 // The order is the order in which messages list the kinds ("choose one of: gemm, ...").
 using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec,
-                                  ElementwiseSpec, RowReductionSpec, AttentionSpec>;
+                                  ElementwiseSpec, RowReductionSpec, AttentionSpec, ConvSpec>;
 
 /// The traits of the kind `spec` (a GemmSpec, ...) is.
 template <class Spec>

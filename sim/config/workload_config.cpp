@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/config/attention_config.hpp"
+#include "sim/config/conv_config.hpp"
 #include "sim/config/elementwise_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
 #include "sim/config/row_reduction_config.hpp"
@@ -83,28 +84,6 @@ BlockOrderParams parse_block_order(const ConfigNode& order) {
   return params;
 }
 
-// Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
-void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
-  if (auto overhead = w.optional("register_overhead")) {
-    const std::uint64_t value = overhead->count();
-    if (value > (1u << 16)) overhead->fail("must be at most 65536");
-    spec.register_overhead = static_cast<std::uint32_t>(value);
-  }
-  if (auto given = w.optional("registers_per_thread")) {
-    const std::uint64_t value = given->positive_count();
-    if (value > (1u << 16)) given->fail("must be at most 65536");
-    if (w.optional("register_overhead")) {
-      given->fail("gives the count outright, so register_overhead would be ignored",
-                  "keep one of the two");
-    }
-    spec.registers_per_thread = value;
-  }
-  if (auto spill = w.optional("spill")) {
-    spec.spill =
-        spill->choice({"refuse", "local"}) == "local" ? SpillPolicy::local : SpillPolicy::refuse;
-  }
-}
-
 // batch: N, batch_stride: {a, b, c} in elements (each optional: packed).
 void parse_batch(const ConfigNode& w, GemmSpec& spec) {
   if (auto batch = w.optional("batch")) spec.batch.count = batch->positive_count_at_most(1u << 24);
@@ -178,6 +157,68 @@ DecompositionParams parse_decomposition(const ConfigNode& node) {
   return d;
 }
 
+}  // namespace
+
+ThreadRegisterKeys parse_thread_register_keys(const ConfigNode& w) {
+  ThreadRegisterKeys keys;
+  if (auto overhead = w.optional("register_overhead")) {
+    const std::uint64_t value = overhead->count();
+    if (value > (1u << 16)) overhead->fail("must be at most 65536");
+    keys.overhead = static_cast<std::uint32_t>(value);
+  }
+  if (auto given = w.optional("registers_per_thread")) {
+    const std::uint64_t value = given->positive_count();
+    if (value > (1u << 16)) given->fail("must be at most 65536");
+    if (w.optional("register_overhead")) {
+      given->fail("gives the count outright, so register_overhead would be ignored",
+                  "keep one of the two");
+    }
+    keys.given = value;
+  }
+  if (auto spill = w.optional("spill")) {
+    keys.spill =
+        spill->choice({"refuse", "local"}) == "local" ? SpillPolicy::local : SpillPolicy::refuse;
+  }
+  return keys;
+}
+
+TileShape parse_tile_shape(const ConfigNode& tile) {
+  const ConfigNode tile_m = tile.required("m");
+  const ConfigNode tile_n = tile.required("n");
+  const ConfigNode tile_k = tile.required("k");
+  const TileShape shape{tile_m.positive_count(), tile_n.positive_count(), tile_k.positive_count()};
+  tile.reject_unknown_keys();
+  return shape;
+}
+
+RegisterTile parse_register_tile(const ConfigNode& registers) {
+  const ConfigNode r_m = registers.required("m");
+  const ConfigNode r_n = registers.required("n");
+  const RegisterTile tile{r_m.positive_count(), r_n.positive_count()};
+  registers.reject_unknown_keys();
+  return tile;
+}
+
+WarpTile parse_warp_tile(const ConfigNode& warp) {
+  const ConfigNode w_m = warp.required("m");
+  const ConfigNode w_n = warp.required("n");
+  WarpTile tile{w_m.positive_count(), w_n.positive_count()};
+  // 1: a warp's matrix instruction; 4: a Hopper warpgroup's (wgmma).
+  if (auto warps = warp.optional("warps")) tile.warps = warps->choice({"1", "4"}) == "4" ? 4 : 1;
+  warp.reject_unknown_keys();
+  return tile;
+}
+
+namespace {
+
+// Registers per thread (docs/CONFIG.md): overhead, an outright count, what happens above the limit.
+void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
+  const ThreadRegisterKeys keys = parse_thread_register_keys(w);
+  spec.register_overhead = keys.overhead;
+  spec.registers_per_thread = keys.given;
+  spec.spill = keys.spill;
+}
+
 // Keys `tile: auto` chooses itself: giving one beside it is an error at that key.
 void refuse_beside_auto(const ConfigNode& w) {
   for (const char* key : {"stages", "register_tile", "warp_tile", "cluster", "decomposition"}) {
@@ -223,11 +264,7 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
     if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
     return spec;
   }
-  const ConfigNode tile_m = tile.required("m");
-  const ConfigNode tile_n = tile.required("n");
-  const ConfigNode tile_k = tile.required("k");
-  spec.tile = TileShape{tile_m.positive_count(), tile_n.positive_count(), tile_k.positive_count()};
-  tile.reject_unknown_keys();
+  spec.tile = parse_tile_shape(tile);
 
   const ConfigNode stages = w.required("stages");
   spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
@@ -239,10 +276,7 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
       registers->fail("no_reuse reads every operand from memory for each multiply",
                       "use strategy: register_tiled for local blocking without shared memory");
     }
-    const ConfigNode r_m = registers->required("m");
-    const ConfigNode r_n = registers->required("n");
-    spec.register_tile = RegisterTile{r_m.positive_count(), r_n.positive_count()};
-    registers->reject_unknown_keys();
+    spec.register_tile = parse_register_tile(*registers);
   }
   if (auto warp = w.optional("warp_tile")) {
     if (spec.strategy != GemmStrategy::tiled) {
@@ -250,14 +284,7 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
           fmt::format("{} reads no operand from SRAM for a warp to share", name_of(spec.strategy)),
           "use strategy: tiled, or leave warp_tile out");
     }
-    const ConfigNode w_m = warp->required("m");
-    const ConfigNode w_n = warp->required("n");
-    spec.warp_tile = WarpTile{w_m.positive_count(), w_n.positive_count()};
-    // 1: a warp's matrix instruction; 4: a Hopper warpgroup's (wgmma).
-    if (auto warps = warp->optional("warps")) {
-      spec.warp_tile->warps = warps->choice({"1", "4"}) == "4" ? 4 : 1;
-    }
-    warp->reject_unknown_keys();
+    spec.warp_tile = parse_warp_tile(*warp);
   }
   if (auto cluster = w.optional("cluster")) {
     if (spec.strategy != GemmStrategy::tiled) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,22 @@ struct ReadsNoFiles {
 DataType parse_data_type(const ConfigNode& node);
 /// A tensor's shape: a list of 1 to 4 dimensions, each 1 to 2^32.
 TensorShape parse_shape(const ConfigNode& node);
+
+// The keys of a tiled GEMM's blocks, which a convolution's implicit GEMM shares.
+/// `tile: {m, n, k}`, each at least 1.
+TileShape parse_tile_shape(const ConfigNode& tile);
+/// `register_tile: {m, n}`.
+RegisterTile parse_register_tile(const ConfigNode& registers);
+/// `warp_tile: {m, n, warps}`; warps 1 (a warp's mma, the default) or 4 (a warpgroup's wgmma).
+WarpTile parse_warp_tile(const ConfigNode& warp);
+/// A thread's registers beyond the derived count: `register_overhead`, or `registers_per_thread`
+/// outright (not both), and `spill` (refuse or local) above the machine's limit.
+struct ThreadRegisterKeys {
+  std::uint32_t overhead = 0;
+  std::optional<std::uint64_t> given;
+  SpillPolicy spill = SpillPolicy::refuse;
+};
+ThreadRegisterKeys parse_thread_register_keys(const ConfigNode& workload);
 
 /// Reads and checks a `workload:` document: each key's own rules, then the rules between them.
 WorkloadSpec parse_workload(const ConfigNode& workload);

@@ -1,6 +1,7 @@
 #include "sim/onnx/onnx_kernels.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -316,6 +317,122 @@ std::vector<OnnxKernel> gemm(const onnx::NodeProto& node, const OnnxNodeContext&
                          {{g.m, g.n}, input_shape(node, 2, c)}, node.output(0), c.dtype)};
 }
 
+// --- conv ---
+
+std::vector<std::int64_t> ints_attribute(const onnx::NodeProto& node, const std::string& name) {
+  const onnx::AttributeProto* attribute = find_attribute(node, name);
+  if (!attribute) return {};
+  return {attribute->ints().begin(), attribute->ints().end()};
+}
+
+// The padding of each side of a 2-D Conv's input, in ONNX's order: top, left, bottom, right.
+std::array<std::int64_t, 4> conv_pads(const onnx::NodeProto& node, const OnnxDims& x,
+                                      const std::array<std::int64_t, 2>& kernel,
+                                      const std::array<std::int64_t, 2>& strides) {
+  const std::string auto_pad = string_attribute(node, "auto_pad", "NOTSET");
+  std::array<std::int64_t, 4> pads{0, 0, 0, 0};
+  if (auto_pad == "NOTSET") {
+    const std::vector<std::int64_t> given = ints_attribute(node, "pads");
+    if (!given.empty() && given.size() != 4) {
+      throw UnsupportedNode(fmt::format("its pads have {} values, not 4", given.size()));
+    }
+    std::copy(given.begin(), given.end(), pads.begin());
+  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    // ceil(input / stride) outputs; the padding they need split in two, the odd one at the end
+    // (SAME_UPPER) or at the beginning (SAME_LOWER).
+    for (std::size_t d = 0; d < 2; ++d) {
+      const auto input = static_cast<std::int64_t>(x[2 + d]);
+      const std::int64_t outputs = (input + strides[d] - 1) / strides[d];
+      const std::int64_t total =
+          std::max<std::int64_t>(0, (outputs - 1) * strides[d] + kernel[d] - input);
+      pads[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pads[2 + d] = total - pads[d];
+    }
+  } else if (auto_pad != "VALID") {
+    throw UnsupportedNode(fmt::format("its auto_pad '{}' is none of ONNX's", auto_pad));
+  }
+  return pads;
+}
+
+// A 2-D Conv of one group, without dilation, with one stride and the same padding on every side,
+// as conv with its default tiling; its bias, as an elementwise add after it. The kernel reads and
+// writes its own layouts (NHWC, KRSC): the bytes of ONNX's NCHW and KCRS tensors in another
+// order, which a graph connects by element count.
+std::vector<OnnxKernel> conv(const onnx::NodeProto& node, const OnnxNodeContext& c) {
+  const OnnxDims& x = input_shape(node, 0, c);
+  const OnnxDims& w = input_shape(node, 1, c);
+  if (x.size() != 4 || w.size() != 4) {
+    throw UnsupportedNode(
+        fmt::format("its input {} and weights {} are not a 2-D convolution's, which conv computes",
+                    dims_text(x), dims_text(w)));
+  }
+  if (const std::int64_t group = int_attribute(node, "group", 1); group != 1) {
+    throw UnsupportedNode(
+        fmt::format("it is a grouped convolution ({} groups); conv computes one group", group));
+  }
+  const std::vector<std::int64_t> dilations = ints_attribute(node, "dilations");
+  if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
+    throw UnsupportedNode(
+        fmt::format("it is dilated ([{}]); conv has no dilation", fmt::join(dilations, ", ")));
+  }
+  const std::array<std::int64_t, 2> kernel{static_cast<std::int64_t>(w[2]),
+                                           static_cast<std::int64_t>(w[3])};
+  std::array<std::int64_t, 2> strides{1, 1};
+  if (const std::vector<std::int64_t> given = ints_attribute(node, "strides"); !given.empty()) {
+    if (given.size() != 2) {
+      throw UnsupportedNode(fmt::format("its strides have {} values, not 2", given.size()));
+    }
+    strides = {given[0], given[1]};
+  }
+  if (strides[0] < 1 || strides[1] < 1) {
+    throw UnsupportedNode(
+        fmt::format("its strides ({}, {}) are not positive", strides[0], strides[1]));
+  }
+  if (strides[0] != strides[1]) {
+    throw UnsupportedNode(fmt::format(
+        "its strides differ along the height and the width ({} and {}); conv has one stride",
+        strides[0], strides[1]));
+  }
+  const std::array<std::int64_t, 4> pads = conv_pads(node, x, kernel, strides);
+  if (pads[0] < 0 ||
+      std::any_of(pads.begin(), pads.end(), [&](std::int64_t pad) { return pad != pads[0]; })) {
+    throw UnsupportedNode(fmt::format(
+        "its padding ({}, {}, {}, {}) is not the same on every side; conv pads every side "
+        "alike",
+        pads[0], pads[1], pads[2], pads[3]));
+  }
+  YAML::Node workload;
+  workload["kind"] = "conv";
+  workload["batch"] = x[0];
+  workload["channels"] = x[1];
+  workload["height"] = x[2];
+  workload["width"] = x[3];
+  workload["filters"] = w[0];
+  YAML::Node filter;
+  filter["r"] = w[2];
+  filter["s"] = w[3];
+  workload["kernel"] = flow(filter);
+  workload["stride"] = strides[0];
+  workload["padding"] = pads[0];
+  workload["dtype"] = c.dtype;
+  const std::vector<std::string> reads{node.input(0), node.input(1)};
+  if (!has_input(node, 2)) {
+    return {OnnxKernel{c.kernel_name, reads, {node.output(0)}, flow(workload)}};
+  }
+  // The bias, a value a filter, added to y [N, P, Q, K] in the kernel's layout. A filter larger
+  // than the padded input is the conv kernel's error, reported first.
+  const auto outputs = [&](std::size_t d) -> std::uint64_t {
+    const std::int64_t padded = static_cast<std::int64_t>(x[2 + d]) + 2 * pads[0];
+    return padded < kernel[d] ? 1
+                              : static_cast<std::uint64_t>((padded - kernel[d]) / strides[0] + 1);
+  };
+  const std::string product_name = c.new_tensor_name(node.output(0) + "_product");
+  return {OnnxKernel{c.kernel_name, reads, {product_name}, flow(workload)},
+          elementwise_kernel(c.kernel_name + "_bias", "add", {product_name, node.input(2)},
+                             {{x[0], outputs(0), outputs(1), w[0]}, input_shape(node, 2, c)},
+                             node.output(0), c.dtype)};
+}
+
 // --- row_reduction ---
 
 // The shape a reduction over the dimensions from `axis` on runs over: the input's own where it
@@ -396,7 +513,6 @@ std::string why_not_mapped(const std::string& op_type) {
   if (op_type == "Transpose") {
     return "a transpose moves data, in a kernel no workload kind models yet";
   }
-  if (op_type == "Conv") return "convolutions are not mapped yet";
   return "no workload kind computes it";
 }
 
@@ -415,6 +531,7 @@ std::vector<OnnxKernel> kernels_of(const onnx::NodeProto& node, const OnnxNodeCo
   const std::string& op = node.op_type();
   if (op == "MatMul") return {matmul(node, c)};
   if (op == "Gemm") return gemm(node, c);
+  if (op == "Conv") return conv(node, c);
   if (op == "Softmax") return {softmax(node, c)};
   if (op == "LayerNormalization") return {layer_norm(node, c)};
   if (op == "Gelu") {

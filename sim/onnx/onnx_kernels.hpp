@@ -1,8 +1,9 @@
 // One ONNX node as the kernels of existing workload kinds that compute it: MatMul and Gemm as
-// gemm (Gemm's bias as an element-wise add after it), the element-wise operators as elementwise,
-// Softmax and LayerNormalization as row_reduction. Each kernel's `workload:` is a single-kernel
-// workload document; its reads and writes are bound in order to the kind's input and output
-// tensors (WorkloadKind<Spec>::tensors), each of the ONNX tensor's element count.
+// gemm (Gemm's bias as an element-wise add after it), a 2-D Conv as conv (its bias likewise), the
+// element-wise operators as elementwise, Softmax and LayerNormalization as row_reduction. Each
+// kernel's `workload:` is a single-kernel workload document; its reads and writes are bound in
+// order to the kind's input and output tensors (WorkloadKind<Spec>::tensors), each of the ONNX
+// tensor's element count.
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -26,7 +27,7 @@ struct OnnxKernel {
   YAML::Node workload;              ///< the kernel's workload document
 };
 
-/// A node no kernel kind computes faithfully; what() says why ("convolutions are not mapped").
+/// A node no kernel kind computes faithfully; what() says why ("it is a grouped convolution").
 class UnsupportedNode : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -8,6 +8,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -106,6 +107,14 @@ void set_int(onnx::NodeProto& node, const std::string& name, std::int64_t value)
   attribute->set_name(name);
   attribute->set_type(onnx::AttributeProto::INT);
   attribute->set_i(value);
+}
+
+void set_ints(onnx::NodeProto& node, const std::string& name,
+              const std::vector<std::int64_t>& values) {
+  onnx::AttributeProto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t value : values) attribute->add_ints(value);
 }
 
 void set_string(onnx::NodeProto& node, const std::string& name, const std::string& value) {
@@ -307,6 +316,42 @@ TEST_F(OnnxImportTest, BatchedMatMulSharesAWeightOrPairsItsOperands) {
   expect_bindings_agree(graph);
 }
 
+TEST_F(OnnxImportTest, AConvIsAConvKernelAndItsBiasAnAdd) {
+  // x [2, 64, 14, 14] (NCHW) by w [128, 64, 3, 3], padding 1 all round, a bias b [128].
+  ModelBuilder model;
+  model.input("x", {2, 64, 14, 14}).weight("w", {128, 64, 3, 3}).weight("b", {128});
+  onnx::NodeProto& node = model.node("Conv", {"x", "w", "b"}, {"y"}, "conv1");
+  set_ints(node, "kernel_shape", {3, 3});
+  set_ints(node, "pads", {1, 1, 1, 1});
+  set_ints(node, "strides", {1, 1});
+  model.output("y");
+  const YAML::Node graph = import(model).graph;
+  ASSERT_EQ(graph["kernels"].size(), 2u);
+  const YAML::Node product = graph["kernels"][0];
+  EXPECT_EQ(names(product["reads"]), (std::vector<std::string>{"x", "w"}));
+  EXPECT_EQ(names(product["writes"]), (std::vector<std::string>{"y_product"}));
+  const YAML::Node w = product["workload"];
+  EXPECT_EQ(w["kind"].as<std::string>(), "conv");
+  EXPECT_EQ(w["channels"].as<std::uint64_t>(), 64u);
+  EXPECT_EQ(w["height"].as<std::uint64_t>(), 14u);
+  EXPECT_EQ(w["filters"].as<std::uint64_t>(), 128u);
+  EXPECT_EQ(w["kernel"]["r"].as<std::uint64_t>(), 3u);
+  EXPECT_EQ(w["padding"].as<std::uint64_t>(), 1u);
+  const RunConfig config = load_kernel(product);
+  const auto& spec = std::get<ConvSpec>(config.workload);
+  EXPECT_EQ(spec.tile.m, 98u);  // the default tiling: 7 of the 14 output rows
+  EXPECT_EQ(config.analysis.flops, 2u * (2 * 14 * 14) * 128 * (64 * 9));
+  // The default tile takes all 128 filters: x's im2col elements inside the input once (40 of
+  // the 42 output rows and columns of the three taps), the weights once a row tile, y once.
+  EXPECT_EQ(config.analysis.hbm_bytes(),
+            (2u * 64 * 40 * 40 + 2 * 2 * 128 * 64 * 9 + 2 * 14 * 14 * 128) * 2);
+  const YAML::Node bias = graph["kernels"][1];
+  EXPECT_EQ(bias["name"].as<std::string>(), "conv1_bias");
+  EXPECT_EQ(dims(bias["workload"]["inputs"][0]), (std::vector<std::uint64_t>{2, 14, 14, 128}));
+  EXPECT_EQ(names(bias["writes"]), (std::vector<std::string>{"y"}));
+  expect_bindings_agree(graph);
+}
+
 TEST_F(OnnxImportTest, ShapeOperatorsAreNamesForTheirInputsData) {
   // MatMul -> Reshape to [batch, 4, 64] (a target computed from the input's own dimensions, as
   // exporters write it) -> Flatten -> Identity -> Relu: the Relu reads the MatMul's output. The
@@ -502,13 +547,14 @@ void expect_message(const ConfigError& error, const std::string& key_path,
 }
 
 TEST_F(OnnxImportTest, AnOperatorNotMappedNamesTheNodeAndItsOperator) {
-  ModelBuilder model;
-  model.input("x", {1, 3, 32, 32}).weight("k", {8, 3, 3, 3});
-  model.node("Conv", {"x", "k"}, {"y"}, "conv1");
+  ModelBuilder model;  // depthwise: a group a channel
+  model.input("x", {1, 8, 32, 32}).weight("k", {8, 1, 3, 3});
+  set_int(model.node("Conv", {"x", "k"}, {"y"}, "conv1"), "group", 8);
   model.output("y");
   expect_message(error_of(model), "workload.path",
                  {"workload.yaml:3:9:", "cannot map node 'conv1' (op Conv)",
-                  "convolutions are not mapped yet", "--skip-unsupported reports it instead"});
+                  "it is a grouped convolution (8 groups); conv computes one group",
+                  "--skip-unsupported reports it instead"});
 
   ModelBuilder erf;
   erf.input("x", {4, 256});
@@ -522,6 +568,36 @@ TEST_F(OnnxImportTest, AnOperatorNotMappedNamesTheNodeAndItsOperator) {
   unknown.output("y");
   expect_message(error_of(unknown), "workload.path",
                  {"node 'f' (op Frobnicate)", "no workload kind computes it"});
+}
+
+TEST_F(OnnxImportTest, AConvOfAnotherFormSaysWhyItIsNotMapped) {
+  const auto conv_node = [](const std::function<void(onnx::NodeProto&)>& attributes) {
+    ModelBuilder model;
+    model.input("x", {1, 16, 8, 8}).weight("w", {32, 16, 3, 3});
+    attributes(model.node("Conv", {"x", "w"}, {"y"}, "c"));
+    model.output("y");
+    return model;
+  };
+  expect_message(error_of(conv_node([](onnx::NodeProto& n) {
+                   set_ints(n, "dilations", {2, 2});
+                 })),
+                 "workload.path", {"node 'c' (op Conv)", "it is dilated ([2, 2])"});
+  expect_message(error_of(conv_node([](onnx::NodeProto& n) {
+                   set_ints(n, "strides", {1, 2});
+                 })),
+                 "workload.path", {"its strides differ along the height and the width (1 and 2)"});
+  // SAME_UPPER at stride 2: ceil(8 / 2) = 4 outputs need 3 x 2 + 3 - 8 = 1 row of padding, at
+  // the bottom.
+  expect_message(error_of(conv_node([](onnx::NodeProto& n) {
+                   set_string(n, "auto_pad", "SAME_UPPER");
+                   set_ints(n, "strides", {2, 2});
+                 })),
+                 "workload.path", {"its padding (0, 0, 1, 1) is not the same on every side"});
+  const YAML::Node same = import(conv_node([](onnx::NodeProto& n) {
+                            set_string(n, "auto_pad", "SAME_LOWER");
+                            set_ints(n, "kernel_shape", {3, 3});
+                          })).graph;  // stride 1: 2 rows, one each side
+  EXPECT_EQ(same["kernels"][0]["workload"]["padding"].as<std::uint64_t>(), 1u);
 }
 
 TEST_F(OnnxImportTest, ALayerNormalizationWithoutABiasIsNotMapped) {

@@ -315,6 +315,7 @@ TEST_F(SweepTest, RowCellsAreTheReportsLeaves) {
       {"hardware/seed.yaml", "workloads/ops/elementwise-bias-add.yaml"},
       {"hardware/seed.yaml", "workloads/ops/layer-norm.yaml"},
       {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-prefill.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/conv-resnet.yaml"},
       {"hardware/seed.yaml", "workloads/seed/gemm-4096-t64-double.yaml"},
       // Energy, and a power limit that lowers the clock (its own leaves).
       {"energy-limited", "workloads/seed/gemm-4096-t128-double.yaml"},

@@ -53,7 +53,8 @@ TEST(WorkloadKindTest, TheReportNamesTheKindItWasReadAs) {
       {"hardware/a100-sxm4-40gb.yaml", "workloads/stream/triad.yaml"},
       {"hardware/seed.yaml", "workloads/ops/elementwise-gelu.yaml"},
       {"hardware/seed.yaml", "workloads/ops/softmax.yaml"},
-      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-decode.yaml"}};
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-decode.yaml"},
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/conv-resnet.yaml"}};
   std::set<std::string> seen;
   for (const auto& [hardware, workload] : cases) {
     SCOPED_TRACE(workload);
