@@ -98,6 +98,21 @@ TEST(GraphConfig, AFusedGroupIsItsGemmWithAnEpilogueAndItsIntermediateStaysOnChi
   EXPECT_EQ(fused.fusion_saved_bytes[0], 0u);
 }
 
+TEST(GraphConfig, AResNetBlockChainsItsConvolutionsThroughNhwcTensors) {
+  const GraphConfig g =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/resnet-basic-block.yaml");
+  ASSERT_EQ(g.kernels.size(), 5u);
+  // Each 3 x 3 convolution: an implicit GEMM of M = 32 x 14 x 14 output pixels, N = 256
+  // filters, K = 256 channels x 9 taps, padding taps included.
+  const std::uint64_t conv = 2ull * (32 * 14 * 14) * 256 * (256 * 9);
+  EXPECT_EQ(g.kernel_config(0).analysis.flops, conv);
+  EXPECT_EQ(g.kernel_config(2).analysis.flops, conv);
+  // The residual add waits for the second convolution; x comes from before the graph.
+  EXPECT_EQ(g.dependencies[3], (std::vector<std::size_t>{2}));
+  // The second convolution finds the first ReLU's output (32 x 14 x 14 x 256 BF16) in the L2.
+  EXPECT_EQ(g.l2_resident_bytes[2], 32ull * 14 * 14 * 256 * 2);
+}
+
 std::uint64_t gemm_flops(const GraphConfig& g) {
   std::uint64_t flops = 0;
   for (std::size_t k = 0; k < g.kernels.size(); ++k) {
