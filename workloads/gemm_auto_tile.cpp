@@ -22,10 +22,6 @@ std::vector<std::uint64_t> tile_sizes(std::initializer_list<std::uint64_t> sizes
   return out;
 }
 
-double seconds_of_cycles(std::uint64_t cycles, const Clock& clock) {
-  return static_cast<double>(cycles) / static_cast<double>(clock.frequency_hz);
-}
-
 // "16x128x64, 4 stages, warp tile 16x32 (1x4 a thread), split-K 8".
 std::string candidate_label(const GemmSpec& s) {
   std::string text =

@@ -121,8 +121,10 @@ std::string list_of(const std::vector<TensorRef>& refs) {
 
 class GraphReader {
  public:
-  GraphReader(GraphConfig& config, const ConfigNode& hardware)
-      : config_(config), hardware_(hardware) {}
+  // `hardware_overrides`: the --set arguments each kernel's run of its own is given.
+  GraphReader(GraphConfig& config, const ConfigNode& hardware,
+              std::vector<std::string> hardware_overrides)
+      : config_(config), hardware_(hardware), hardware_overrides_(std::move(hardware_overrides)) {}
 
   void read(const ConfigNode& graph) {
     graph.required("kind").choice({"graph"});
@@ -527,11 +529,7 @@ class GraphReader {
 
   GraphConfig& config_;
   const ConfigNode& hardware_;
-
- public:
   std::vector<std::string> hardware_overrides_;
-
- private:
   std::set<std::string> kernel_names_;
   std::map<std::string, ConfigNode> input_nodes_;
   std::unordered_map<std::string, std::size_t> writer_;
@@ -569,10 +567,11 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
   const ConfigNode workload = load(workload_input, "workload");
   config.kind = workload.required("kind").choice({"graph", "transformer", "onnx"});
 
-  GraphReader reader(config, hardware);
+  std::vector<std::string> hardware_overrides;
   for (const std::string& o : overrides) {
-    if (o.rfind("hardware.", 0) == 0) reader.hardware_overrides_.push_back(o);
+    if (o.rfind("hardware.", 0) == 0) hardware_overrides.push_back(o);
   }
+  GraphReader reader(config, hardware, std::move(hardware_overrides));
   // A generated graph is read as a document of its own, named after the file it came from.
   auto read_generated = [&](const YAML::Node& graph, const char* what) {
     YAML::Node top;
