@@ -34,3 +34,10 @@ check 0 vector-add-short-last-block run $seed configs/workloads/vector-add.yaml 
 check 0 analyze analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml --json "$out/a.json"
 check 2 bad-input analyze $seed configs/workloads/seed/gemm-4096-t128-double.yaml \
   --set workload.tile.m=8192
+# A graph read, fused and ordered (its runs are child processes, which valgrind does not follow),
+# and a transformer of two layers with its pictures.
+check 0 graph-fused analyze configs/hardware/h100-sxm5-80gb.yaml \
+  configs/workloads/models/fused-bias-gelu.yaml --json "$out/g.json"
+check 0 transformer analyze configs/hardware/h100-sxm5-80gb.yaml \
+  configs/workloads/models/llama-3-8b-decode.yaml --set workload.layers=2 \
+  --roofline "$out/t.svg" --report "$out/t.html"
