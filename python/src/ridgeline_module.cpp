@@ -106,7 +106,7 @@ py::object analyze(const std::string& hardware_path, std::optional<std::string> 
     return to_python(ridgeline::report_json(loader().load(hardware, workload, overrides), nullptr));
   } catch (const ridgeline::ConfigError& error) {
     // The single-kernel reader refuses a graph at its kind: the graph reader takes it.
-    if (error.key_path() != "workload.kind" || !ridgeline::is_graph_kind(error.value())) throw;
+    if (!ridgeline::refuses_a_graph(error)) throw;
   }
   return to_python(ridgeline::graph_report_json(
       ridgeline::load_graph_config(hardware, workload, overrides), nullptr));

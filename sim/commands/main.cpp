@@ -196,11 +196,11 @@ int graph_command(const RunOptions& options, bool simulate) {
                   "--vcd / --trace"},
         std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
     if (asked) {
-      throw ConfigError(SourceLocation{option, 0, 0}, "", "",
-                        fmt::format("is for a single kernel; {} is a graph of kernels",
-                                    options.workload),
-                        "leave it out, or run one of the graph's kernels as a workload of its "
-                        "own");
+      throw ConfigError(
+          SourceLocation{option, 0, 0}, "", "",
+          fmt::format("is for a single kernel; {} is a graph of kernels", options.workload),
+          "leave it out, or run one of the graph's kernels as a workload of its "
+          "own");
     }
   }
   const GraphConfig config = load_graph_config(options.hardware, options.workload,
@@ -210,8 +210,7 @@ int graph_command(const RunOptions& options, bool simulate) {
   if (simulate) runs = simulate_graph(config, options.jobs);
   const std::vector<KernelSimulation>* simulated = simulate ? &runs : nullptr;
   if (!options.json_path.empty()) {
-    write_file_atomically(options.json_path,
-                          graph_report_json(config, simulated).dump(2) + "\n");
+    write_file_atomically(options.json_path, graph_report_json(config, simulated).dump(2) + "\n");
   }
   if (!options.csv_path.empty())
     write_file_atomically(options.csv_path, graph_report_csv(config, simulated));
@@ -227,21 +226,30 @@ int graph_command(const RunOptions& options, bool simulate) {
   return 0;
 }
 
-bool is_graph_workload(const RunOptions& options) {
-  return is_graph_kind(workload_kind_of(options.workload, options.overrides));
+// The single-kernel configuration, or nothing when the workload is a graph of kernels: the
+// single-kernel reader refuses it at its kind, and the graph's reader takes it instead.
+std::optional<RunConfig> load_kernel(const RunOptions& options) {
+  try {
+    return load_and_warn(options);
+  } catch (const ConfigError& error) {
+    if (!refuses_a_graph(error)) throw;
+  }
+  return std::nullopt;
 }
 
 int analyze_command(const RunOptions& options) {
-  if (is_graph_workload(options)) return graph_command(options, false);
-  const RunConfig config = load_and_warn(options);
+  const std::optional<RunConfig> loaded = load_kernel(options);
+  if (!loaded) return graph_command(options, false);
+  const RunConfig& config = *loaded;
   write_report_files(options, report_json(config, nullptr));
   if (!options.quiet) std::cout << report_text(config, nullptr);
   return 0;
 }
 
 int run_command(const RunOptions& options) {
-  if (is_graph_workload(options)) return graph_command(options, true);
-  RunConfig config = load_and_warn(options);
+  std::optional<RunConfig> loaded = load_kernel(options);
+  if (!loaded) return graph_command(options, true);
+  RunConfig& config = *loaded;
   set_l2_resident(config, options.l2_resident);
   // Under a power limit the analytical model's clock is checked against runs of the kernel, each
   // a child process (sim/commands/power_limit_runs), before the run reported here.

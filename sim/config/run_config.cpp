@@ -178,6 +178,20 @@ std::optional<Violation> check_and_analyze(RunConfig& config,
   return std::nullopt;
 }
 
+ConfigNode load_input(const ConfigInput& input, std::string_view root,
+                      const std::vector<std::string>& overrides) {
+  return input.text ? load_document_text(input.path, *input.text, root, overrides)
+                    : load_document(input.path, root, overrides);
+}
+
+void append_warnings(const ConfigNode& hardware, const ConfigNode& workload,
+                     std::vector<ConfigWarning>& warnings) {
+  for (const ConfigNode* document : {&hardware, &workload}) {
+    const std::vector<ConfigWarning>& found = document->warnings();
+    warnings.insert(warnings.end(), found.begin(), found.end());
+  }
+}
+
 RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,
                       const std::vector<std::string>& overrides) {
   return load_config(ConfigInput{hardware_path, std::nullopt},
@@ -191,13 +205,9 @@ RunConfig load_config(const ConfigInput& hardware_input, const ConfigInput& work
   config.hardware_path = hardware_input.path;
   config.workload_path = workload_input.path;
   config.overrides = overrides;
-  auto load = [&](const ConfigInput& input, std::string_view root) {
-    return input.text ? load_document_text(input.path, *input.text, root, overrides)
-                      : load_document(input.path, root, overrides);
-  };
-  const ConfigNode hardware = load(hardware_input, "hardware");
+  const ConfigNode hardware = load_input(hardware_input, "hardware", overrides);
   config.hardware = parse_hardware(hardware);
-  const ConfigNode workload = load(workload_input, "workload");
+  const ConfigNode workload = load_input(workload_input, "workload", overrides);
   config.workload = parse_workload(workload);
   const YAML::Mark mark = workload.yaml().Mark();
   config.workload_location = SourceLocation{workload_input.path, mark.is_null() ? 0 : mark.line + 1,
@@ -207,10 +217,7 @@ RunConfig load_config(const ConfigInput& hardware_input, const ConfigInput& work
     const bool of_hardware = violation->key_path.rfind("hardware.", 0) == 0;
     fail_at(of_hardware ? hardware : workload, *violation);
   }
-  for (const ConfigNode* document : {&hardware, &workload}) {
-    const std::vector<ConfigWarning>& found = document->warnings();
-    config.warnings.insert(config.warnings.end(), found.begin(), found.end());
-  }
+  append_warnings(hardware, workload, config.warnings);
   return config;
 }
 

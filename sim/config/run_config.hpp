@@ -46,6 +46,14 @@ struct ConfigInput {
   std::optional<std::string> text;  ///< the document; none: read the file at `path`
 };
 
+/// The document `input` holds (its file, or its text), rooted at `root`, with the overrides.
+/// Throws ConfigError.
+ConfigNode load_input(const ConfigInput& input, std::string_view root,
+                      const std::vector<std::string>& overrides);
+/// Appends the warnings `hardware` and `workload` recorded to `warnings`: hardware's first.
+void append_warnings(const ConfigNode& hardware, const ConfigNode& workload,
+                     std::vector<ConfigWarning>& warnings);
+
 /// Reads both files, applies the overrides, checks every rule and collects the warnings. Throws
 /// ConfigError.
 RunConfig load_config(const std::string& hardware_path, const std::string& workload_path,

@@ -22,15 +22,8 @@ bool is_graph_kind(std::string_view kind) {
   return kind == "graph" || kind == "transformer" || kind == "onnx";
 }
 
-std::string workload_kind_of(const std::string& workload_path,
-                             const std::vector<std::string>& overrides) {
-  try {
-    const ConfigNode workload = load_document(workload_path, "workload", overrides);
-    const std::optional<ConfigNode> kind = workload.optional("kind");
-    return kind && kind->yaml().IsScalar() ? kind->text() : "";
-  } catch (const ConfigError&) {
-    return "";  // the file's reader says what is wrong, after the hardware's
-  }
+bool refuses_a_graph(const ConfigError& error) {
+  return error.key_path() == "workload.kind" && is_graph_kind(error.value());
 }
 
 namespace {
@@ -558,13 +551,9 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
   config.hardware_path = hardware_input.path;
   config.workload_path = workload_path;
   config.overrides = overrides;
-  auto load = [&](const ConfigInput& input, std::string_view root) {
-    return input.text ? load_document_text(input.path, *input.text, root, overrides)
-                      : load_document(input.path, root, overrides);
-  };
-  const ConfigNode hardware = load(hardware_input, "hardware");
+  const ConfigNode hardware = load_input(hardware_input, "hardware", overrides);
   config.hardware = parse_hardware(hardware);
-  const ConfigNode workload = load(workload_input, "workload");
+  const ConfigNode workload = load_input(workload_input, "workload", overrides);
   config.kind = workload.required("kind").choice({"graph", "transformer", "onnx"});
 
   std::vector<std::string> hardware_overrides;
@@ -597,10 +586,7 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
     config.description = fmt::format("graph of {} kernel{} ({} distinct)", config.kernels.size(),
                                      config.kernels.size() == 1 ? "" : "s", config.runs.size());
   }
-  for (const ConfigNode* document : {&hardware, &workload}) {
-    const std::vector<ConfigWarning>& found = document->warnings();
-    config.warnings.insert(config.warnings.end(), found.begin(), found.end());
-  }
+  append_warnings(hardware, workload, config.warnings);
   return config;
 }
 

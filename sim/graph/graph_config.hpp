@@ -59,10 +59,9 @@ struct GraphConfig {
 /// The kinds whose workload is a graph of kernels rather than one kernel.
 bool is_graph_kind(std::string_view kind);
 
-/// The `kind:` of a workload file after the overrides, or "" when it has none or cannot be
-/// read (its reader reports that, in its order: the hardware file first).
-std::string workload_kind_of(const std::string& workload_path,
-                             const std::vector<std::string>& overrides);
+/// Whether `error` is the single-kernel reader refusing a graph workload at its kind
+/// (parse_workload): the graph's reader (load_graph_config) takes that workload.
+bool refuses_a_graph(const ConfigError& error);
 
 /// Reads both files, applies the overrides, generates the graph where the kind does, checks
 /// every kernel and every tensor, and orders the kernels. An ONNX operator that maps to no kernel

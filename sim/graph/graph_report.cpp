@@ -12,7 +12,6 @@
 #include "sim/report/report_table.hpp"
 #include "sim/util/internal_error.hpp"
 #include "sim/util/text_format.hpp"
-#include "sim/util/version.hpp"
 
 namespace ridgeline {
 
@@ -170,13 +169,8 @@ double group_time_s(const GraphConfig& config, const std::vector<KernelSimulatio
 Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated) {
   const Totals t = totals_of(config, simulated);
   Json report;
-  report["config"] = Json{{"version", ridgeline_version()},
-                          {"hardware_path", config.hardware_path},
-                          {"workload_path", config.workload_path},
-                          {"overrides", config.overrides},
-                          {"warnings", Json::array()}};
-  for (const ConfigWarning& warning : config.warnings)
-    report["config"]["warnings"].push_back(warning.text());
+  report["config"] = report_config_json(config.hardware_path, config.workload_path,
+                                        config.overrides, config.warnings);
   report["hardware"] = report_hardware_json(config.kernel_config(config.order.front()));
   Json workload{{"description", config.description},
                 {"kind", config.kind},

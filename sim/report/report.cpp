@@ -228,10 +228,9 @@ void add_cache_text(std::string& out, const RunConfig& config, const LevelResult
   const bool sectored = params.sectors_per_line() > 1;
   const std::string sectors =
       sectored ? fmt::format(" of {}-byte sectors", params.sector_bytes) : "";
-  const std::string sector_misses =
-      sectored
-          ? fmt::format(" ({} found the line, not the sectors)", share(cache.sector_miss_lines))
-          : "";
+  const std::string sector_misses = sectored ? fmt::format(" ({} found the line, not the sectors)",
+                                                           share(cache.sector_miss_lines))
+                                             : "";
   out += fmt::format(
       "  {} ({} in {}-byte lines{}, {} ways, {}): {} line look-ups: {} hit, {} hit a fill in "
       "flight, {} missed{}\n",
@@ -375,6 +374,18 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
 
 }  // namespace
 
+Json report_config_json(const std::string& hardware_path, const std::string& workload_path,
+                        const std::vector<std::string>& overrides,
+                        const std::vector<ConfigWarning>& warnings) {
+  Json section{{"version", ridgeline_version()},
+               {"hardware_path", hardware_path},
+               {"workload_path", workload_path},
+               {"overrides", overrides},
+               {"warnings", Json::array()}};
+  for (const ConfigWarning& warning : warnings) section["warnings"].push_back(warning.text());
+  return section;
+}
+
 Json report_hardware_json(const RunConfig& config) {
   Json hardware = hardware_json(config);
   add_hardware_compute(hardware, config);
@@ -389,13 +400,8 @@ Json report_json(const RunConfig& config, const SimulationResult* simulated) {
   // instructions of an analytical report, which ridgeline.analyze builds on every call).
   Json report = Json::object();
   report.get_ref<Json::object_t&>().reserve(6);  // config ... simulated, components
-  report["config"] = {{"version", ridgeline_version()},
-                      {"hardware_path", config.hardware_path},
-                      {"workload_path", config.workload_path},
-                      {"overrides", config.overrides},
-                      {"warnings", Json::array()}};
-  for (const ConfigWarning& warning : config.warnings)
-    report["config"]["warnings"].push_back(warning.text());
+  report["config"] = report_config_json(config.hardware_path, config.workload_path,
+                                        config.overrides, config.warnings);
   report["hardware"] = report_hardware_json(config);
   report["workload"] = workload_json(config.workload);
   report["analytical"] = analytical_json(config);

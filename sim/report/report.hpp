@@ -17,6 +17,10 @@ namespace ridgeline {
 Json report_json(const RunConfig& config, const SimulationResult* simulated);
 
 /// The human-readable report of the same figures.
+/// The report's `config` section: the version, the files, the overrides and the warnings.
+Json report_config_json(const std::string& hardware_path, const std::string& workload_path,
+                        const std::vector<std::string>& overrides,
+                        const std::vector<ConfigWarning>& warnings);
 /// The report's `hardware` section: the machine as `config` runs it.
 Json report_hardware_json(const RunConfig& config);
 std::string report_text(const RunConfig& config, const SimulationResult* simulated);
