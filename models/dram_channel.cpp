@@ -300,8 +300,8 @@ bool DramChannel::try_row_hit_first(Time now, const RowAccess& a, RowAccessTimin
   Bank& bank = banks_[a.bank];
   if (a.is_write || !bank.previous_open || bank.previous_row != a.row) return false;
   Group& group = groups_[a.bank / params_.banks_per_group];
-  const Time first = max(max(now, bank.previous_read_ready),
-                         max(read_after_write_, group.read_after_write));
+  const Time first =
+      max(max(now, bank.previous_read_ready), max(read_after_write_, group.read_after_write));
   const Time bus = bus_time(a.bursts);
   const std::uint8_t stack = stack_of(a.bank);
   const Time group_slot = group.column.find(first, times(tm.tCCD_L, a.bursts));
@@ -364,6 +364,7 @@ RowAccessTiming DramChannel::serve(Time now, const RowAccess& a, bool reorder) {
     }
     const Time act = activate(now, act_earliest, g);
     if (result.outcome == RowOutcome::miss) result.first_command = act;
+    result.activation = act;
     bank.open = true;
     bank.row = a.row;
     bank.read_ready = act + tm.tRCD_RD;
@@ -567,8 +568,17 @@ RowAccessTiming DramChannel::read(Time now, const RowAccess& a) {
   }
   RowAccessTiming result = serve(enter, a, true);
   result.accepted = enter;
-  q.heap.push_back(ReadQueue::Entry{result.first_column, size});
-  std::push_heap(q.heap.begin(), q.heap.end(), std::greater<>());
+  const auto leave = [&q](Time at, std::uint64_t n) {
+    q.heap.push_back(ReadQueue::Entry{at, n});
+    std::push_heap(q.heap.begin(), q.heap.end(), std::greater<>());
+  };
+  if (params_.controller.read_release == ReadRelease::activation &&
+      result.outcome != RowOutcome::hit) {
+    leave(result.activation, 1);  // the transaction that opened the row waits in its bank
+    if (size > 1) leave(result.first_column, size - 1);
+  } else {
+    leave(result.first_column, size);
+  }
   q.entries += size;
   return result;
 }

@@ -70,24 +70,26 @@ struct DramTimings {
   /// column to column, different stack IDs of one pseudo-channel (HBM3's tCCD_R; with one stack
   /// ID never used)
   Time tCCD_R;
-  Time tCCD_L;   ///< column to column, same bank group
-  Time tRRD_S;   ///< ACT to ACT, different bank groups
-  Time tRRD_L;   ///< ACT to ACT, same bank group
-  Time tFAW;     ///< window holding at most four ACTs
-  Time tWR;      ///< end of write data to PRE, same bank
-  Time tRTP;     ///< READ to PRE, same bank
-  Time tWTR_S;   ///< end of write data to READ, different bank groups
-  Time tWTR_L;   ///< end of write data to READ, same bank group
-  Time tRTW;     ///< READ to WRITE
-  Time tREFI;    ///< refresh interval
-  Time tRFC;     ///< refresh cycle: all banks busy
-  Time tRFCpb;   ///< per-bank refresh cycle: one bank busy (per-bank refresh only)
+  Time tCCD_L;  ///< column to column, same bank group
+  Time tRRD_S;  ///< ACT to ACT, different bank groups
+  Time tRRD_L;  ///< ACT to ACT, same bank group
+  Time tFAW;    ///< window holding at most four ACTs
+  Time tWR;     ///< end of write data to PRE, same bank
+  Time tRTP;    ///< READ to PRE, same bank
+  Time tWTR_S;  ///< end of write data to READ, different bank groups
+  Time tWTR_L;  ///< end of write data to READ, same bank group
+  Time tRTW;    ///< READ to WRITE
+  Time tREFI;   ///< refresh interval
+  Time tRFC;    ///< refresh cycle: all banks busy
+  Time tRFCpb;  ///< per-bank refresh cycle: one bank busy (per-bank refresh only)
 };
 
 enum class DramScheduler : std::uint8_t { fcfs, fr_fcfs };
 enum class PagePolicy : std::uint8_t { open, closed };
 /// What a queue entry holds (DramController::queue_unit).
 enum class QueueUnit : std::uint8_t { request, transaction };
+/// When a queued read gives its entries back (DramController::read_release).
+enum class ReadRelease : std::uint8_t { column, activation };
 /// REFab: every bank of a pseudo-channel at once, once a tREFI, for tRFC. REFpb: one bank at a
 /// time, in turn, every tREFI / banks, for tRFCpb; the other banks go on working.
 enum class RefreshPolicy : std::uint8_t { all_bank, per_bank };
@@ -104,6 +106,11 @@ struct DramController {
   /// pseudo-channel), or one transaction (a burst), as a front end that sends burst-sized
   /// requests (Ramulator's) fills them.
   QueueUnit queue_unit = QueueUnit::request;
+  /// When a read leaves the read queue: at its first column command (column); or, for a read
+  /// that opens its row, its first transaction's entry at the activation, the request then
+  /// waiting in its bank (Ramulator 2's controllers move it to their active buffer), and its other
+  /// transactions' at the column (activation).
+  ReadRelease read_release = ReadRelease::column;
   std::uint32_t starvation_cap = 16;  ///< younger row hits that may pass the oldest request
   /// Refreshes of the pseudo-channels spread over the interval (true), or all at once, every
   /// tREFI from tREFI (as Ramulator 2's AllBank refresh manager issues them).
@@ -143,18 +150,18 @@ struct DramStats : StatFields<DramStats> {
   std::uint64_t write_bursts = 0;
   std::uint64_t turnarounds = 0;  ///< switches between reading and writing
   std::uint64_t refreshes = 0;
-  Time refresh_busy;  ///< time spent refreshing (tRFC each)
-  Time bus_busy;      ///< data bus time of all bursts
+  Time refresh_busy;            ///< time spent refreshing (tRFC each)
+  Time bus_busy;                ///< data bus time of all bursts
   std::uint64_t bus_bytes = 0;  ///< whole bursts: what the bus carried, not what was asked
   // The controller (fr_fcfs; fcfs counts only in_order).
-  std::uint64_t in_order = 0;         ///< row accesses placed after everything scheduled before
-  std::uint64_t ready_first = 0;      ///< took a gap left by an earlier access waiting for its bank
-  std::uint64_t row_hit_first = 0;    ///< hit the row a scheduled conflict was about to close
-  std::uint64_t forwarded = 0;        ///< reads served from a queued write
-  std::uint64_t writes_merged = 0;    ///< writes covered by one already queued
+  std::uint64_t in_order = 0;       ///< row accesses placed after everything scheduled before
+  std::uint64_t ready_first = 0;    ///< took a gap left by an earlier access waiting for its bank
+  std::uint64_t row_hit_first = 0;  ///< hit the row a scheduled conflict was about to close
+  std::uint64_t forwarded = 0;      ///< reads served from a queued write
+  std::uint64_t writes_merged = 0;  ///< writes covered by one already queued
   std::uint64_t starvation_cap_hits = 0;  ///< the oldest write taken because the cap was reached
   std::uint64_t write_batches = 0;
-  std::uint64_t batched_writes = 0;   ///< row accesses written by batches
+  std::uint64_t batched_writes = 0;  ///< row accesses written by batches
   std::uint64_t longest_batch = 0;
   std::uint64_t queue_full_waits = 0;  ///< accesses that waited for room in a full queue
   Time queue_full_time;                ///< and how long, summed
@@ -259,6 +266,7 @@ enum class RowOutcome : std::uint8_t { hit, miss, conflict };
 struct RowAccessTiming {
   RowOutcome outcome = RowOutcome::hit;
   Time first_command;  ///< PRE (conflict), ACT (miss) or first column command (hit)
+  Time activation;     ///< ACT (miss or conflict; unset for a hit)
   Time first_column;   ///< first column command
   Time last_column;    ///< last column command
   Time data_done;      ///< last data beat on the bus (read data out, or write data in)
@@ -271,12 +279,12 @@ struct RowAccessTiming {
   Time accepted;  ///< when the controller took the access (later than its arrival when full)
 };
 
-/// The reads a controller's queue holds (reads whose first column has not issued): their
-/// first-column times as a min-heap, and the entries they take in all, which the depth counts. One
-/// a pseudo-channel, or one a channel its pseudo-channels share.
+/// The reads a controller's queue holds (reads that have not left it: DramController::
+/// read_release): the times they leave as a min-heap, and the entries they take in all, which the
+/// depth counts. One a pseudo-channel, or one a channel its pseudo-channels share.
 struct ReadQueue {
   struct Entry {
-    Time first_column;
+    Time first_column;      // when these entries leave the queue
     std::uint64_t entries;  // of the queue's depth: 1, or the access's transactions
     bool operator>(const Entry& other) const { return first_column > other.first_column; }
   };
@@ -426,22 +434,22 @@ class DramChannel {
   Time next_refresh_;
   std::uint32_t next_refresh_bank_ = 0;  // per-bank refresh: whose turn is next
   DramStats stats_;
-  bool reorder_;                             // fr_fcfs
-  std::vector<QueuedWrite> write_queue_;     // fr_fcfs: posted writes not yet drained
+  bool reorder_;                          // fr_fcfs
+  std::vector<QueuedWrite> write_queue_;  // fr_fcfs: posted writes not yet drained
   struct Issue {  // when a drained write's first column issues, and its queue entries
     Time first_column;
     std::uint64_t entries;
   };
-  std::vector<Issue> drained_columns_;       // drained writes, in time order
-  std::size_t drained_head_ = 0;             // ... of which those before this have issued
-  std::uint64_t drained_entries_ = 0;        // entries of those not yet issued
-  std::uint64_t queued_write_entries_ = 0;   // entries of write_queue_
-  ReadQueue read_columns_;                   // reads not yet issued
-  ReadQueue* shared_reads_ = nullptr;        // the channel's, when its pseudo-channels share
+  std::vector<Issue> drained_columns_;      // drained writes, in time order
+  std::size_t drained_head_ = 0;            // ... of which those before this have issued
+  std::uint64_t drained_entries_ = 0;       // entries of those not yet issued
+  std::uint64_t queued_write_entries_ = 0;  // entries of write_queue_
+  ReadQueue read_columns_;                  // reads not yet issued
+  ReadQueue* shared_reads_ = nullptr;       // the channel's, when its pseudo-channels share
   ReadQueue& reads() { return shared_reads_ ? *shared_reads_ : read_columns_; }
-  Time read_tail_;                           // the last column of the reads scheduled so far
-  Time batch_end_;                           // the last write column of the latest drain
-  std::uint64_t batch_length_ = 0;           // row accesses of the drain in progress
+  Time read_tail_;                  // the last column of the reads scheduled so far
+  Time batch_end_;                  // the last write column of the latest drain
+  std::uint64_t batch_length_ = 0;  // row accesses of the drain in progress
 };
 
 }  // namespace ridgeline

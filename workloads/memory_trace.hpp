@@ -5,7 +5,8 @@
 //
 // The trace is read twice, both times streaming: once when the configuration is read (to check
 // every line and count loads and stores, which the analytical model needs) and once during the
-// simulation, lazily, as the players ask for accesses. Neither pass holds more than one line.
+// simulation, lazily, as the players ask for accesses. Neither pass holds more than one block of
+// the file (TraceReader::kBlockBytes) and the line being read.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/access_source.hpp"
 #include "models/data_type.hpp"
@@ -28,9 +30,9 @@
 namespace ridgeline {
 
 struct MemoryTraceSpec {
-  std::string path;                   ///< the trace file, as opened (empty with a pattern)
+  std::string path;                      ///< the trace file, as opened (empty with a pattern)
   std::optional<AccessPattern> pattern;  ///< a generated stream instead of a file
-  std::uint64_t access_bytes = 64;    ///< bytes each access moves
+  std::uint64_t access_bytes = 64;       ///< bytes each access moves
   /// Open loop: each player issues at most one access per interval (zero: as fast as its
   /// in-flight limits allow).
   Time issue_interval;
@@ -102,26 +104,37 @@ class TraceFormatError : public std::runtime_error {
   std::string rule_;
 };
 
-/// Reads a trace file one line at a time.
+/// Reads a trace file one line at a time, a block of the file at a time: lines are found in the
+/// block by memchr and parsed where they lie (a replay spends most of its reading time copying
+/// lines otherwise).
 class TraceReader : public AccessSource {
  public:
+  static constexpr std::size_t kBlockBytes = 1 << 20;
+
   /// Throws std::runtime_error when the file cannot be opened.
   explicit TraceReader(const std::string& path);
 
   /// The next access; false at the end of the file. Throws TraceFormatError on a bad line.
   bool next(MemoryAccess& access) override;
   std::uint64_t line() const { return line_; }
-  /// The line the last access was read from, as written.
-  const std::string& text() const { return text_; }
+  /// The line the last access was read from, as written (valid until the next call to next).
+  std::string_view text() const { return text_; }
 
  private:
+  /// The next line of the file (without its '\n') in text_; false at the end of the file.
+  bool next_line();
+
   std::ifstream file_;
-  std::string text_;
+  std::vector<char> block_;  ///< bytes read and not yet consumed: [begin_, end_)
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  bool file_ended_ = false;
+  std::string_view text_;
   std::uint64_t line_ = 0;
 };
 
 /// Parses one line: true and `access` set for an access, false for a blank or comment line.
 /// Throws TraceFormatError (with line number `line`) for anything else.
-bool parse_trace_line(const std::string& text, std::uint64_t line, MemoryAccess& access);
+bool parse_trace_line(std::string_view text, std::uint64_t line, MemoryAccess& access);
 
 }  // namespace ridgeline

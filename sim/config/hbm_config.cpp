@@ -82,16 +82,16 @@ AddressMapping parse_mapping(const ConfigNode& node, const NamedAddressMapping*&
     const std::string& fold = words[w];
     const std::size_t caret = fold.find('^');
     if (caret == std::string::npos) {
-      node.fail(fmt::format("'{}' is not a fold: write target^source or target^source@offset",
-                            fold),
-                "e.g. ba^ro folds the row's low bits into the bank");
+      node.fail(
+          fmt::format("'{}' is not a fold: write target^source or target^source@offset", fold),
+          "e.g. ba^ro folds the row's low bits into the bank");
     }
     const std::size_t at = fold.find('@', caret);
     AddressMapping::Fold f;
     f.target = field_of(fold.substr(0, caret), ", in a fold");
-    f.source = field_of(fold.substr(caret + 1, at == std::string::npos ? std::string::npos
-                                                                        : at - caret - 1),
-                        ", in a fold");
+    f.source = field_of(
+        fold.substr(caret + 1, at == std::string::npos ? std::string::npos : at - caret - 1),
+        ", in a fold");
     if (at != std::string::npos) {
       const std::string offset = fold.substr(at + 1);
       if (offset.empty() || offset.size() > 2 ||
@@ -151,25 +151,23 @@ DramController parse_controller(const ConfigNode& node) {
   DramController c;
   if (auto scheduler = node.optional("scheduler")) {
     c.scheduler = scheduler->choice({"fcfs", "fr_fcfs"}) == "fcfs" ? DramScheduler::fcfs
-                                                                    : DramScheduler::fr_fcfs;
+                                                                   : DramScheduler::fr_fcfs;
   }
   if (auto policy = node.optional("page_policy")) {
-    c.page_policy = policy->choice({"open", "closed"}) == "closed" ? PagePolicy::closed
-                                                                   : PagePolicy::open;
+    c.page_policy =
+        policy->choice({"open", "closed"}) == "closed" ? PagePolicy::closed : PagePolicy::open;
   }
   const auto depth = [&](std::string_view key, std::uint32_t fallback) {
     const auto value = node.optional(key);
-    return value ? static_cast<std::uint32_t>(value->positive_count_at_most(4096))
-                 : fallback;
+    return value ? static_cast<std::uint32_t>(value->positive_count_at_most(4096)) : fallback;
   };
   c.read_queue_depth = depth("read_queue_depth", c.read_queue_depth);
   c.write_queue_depth = depth("write_queue_depth", c.write_queue_depth);
   // Watermarks default to 80 % and 20 % of the write queue, as Ramulator 2's controller.
   const std::optional<ConfigNode> high = node.optional("write_high_watermark");
   const std::optional<ConfigNode> low = node.optional("write_low_watermark");
-  c.write_high_watermark =
-      high ? static_cast<std::uint32_t>(high->positive_count_at_most(4096))
-           : std::max<std::uint32_t>(1, c.write_queue_depth * 4 / 5);
+  c.write_high_watermark = high ? static_cast<std::uint32_t>(high->positive_count_at_most(4096))
+                                : std::max<std::uint32_t>(1, c.write_queue_depth * 4 / 5);
   c.write_low_watermark =
       low ? static_cast<std::uint32_t>(low->count()) : c.write_high_watermark / 4;
   if (c.write_high_watermark > c.write_queue_depth) {
@@ -187,6 +185,11 @@ DramController parse_controller(const ConfigNode& node) {
                        ? QueueUnit::transaction
                        : QueueUnit::request;
   }
+  if (auto release = node.optional("read_release")) {
+    c.read_release = release->choice({"column", "activation"}) == "activation"
+                         ? ReadRelease::activation
+                         : ReadRelease::column;
+  }
   if (auto scope = node.optional("queue_scope")) {
     c.channel_queues = scope->choice({"pseudo_channel", "channel"}) == "channel";
   }
@@ -195,7 +198,7 @@ DramController parse_controller(const ConfigNode& node) {
   }
   if (auto refresh = node.optional("refresh")) {
     c.refresh = refresh->choice({"all_bank", "per_bank"}) == "per_bank" ? RefreshPolicy::per_bank
-                                                                         : RefreshPolicy::all_bank;
+                                                                        : RefreshPolicy::all_bank;
   }
   if (auto schedule = node.optional("refresh_schedule")) {
     c.staggered_refresh = schedule->choice({"staggered", "simultaneous"}) == "staggered";

@@ -96,7 +96,7 @@ TEST(DramChannel, BankGroupSpacingHoldsWhenTheBusIsBacklogged) {
   // A long access of bank group 1 backlogs the bus; bank group 0's next accesses are delayed by
   // the bus, and the one after must still go tCCD_L after their last column, not tCCD_S.
   DramChannel dram(params());
-  dram.access(ps(0), read(4, 1, 1));  // g1: ACT 0, column 10
+  dram.access(ps(0), read(4, 1, 1));                                       // g1: ACT 0, column 10
   EXPECT_EQ(dram.access(ps(0), read(0, 1, 1)).last_column.ps(), 13'000u);  // g0: ACT 3 (tRRD_S)
   // g1, 16 bursts: group from 12 (tCCD_L after 10), bus from 14 for 16 ns; last = 12 + 15 x 2.
   EXPECT_EQ(dram.access(ps(0), read(4, 1, 16)).last_column.ps(), 42'000u);
@@ -231,7 +231,6 @@ TEST(DramChannel, WithoutRefreshTheRowStaysOpen) {
   EXPECT_EQ(dram.stats().refreshes, 0u);
 }
 
-
 // ------------------------------------------------------------------ the controller (fr_fcfs)
 
 RowAccess write_at(std::uint32_t bank, std::uint64_t row, std::uint64_t column) {
@@ -343,6 +342,30 @@ TEST(DramController, TransactionQueueUnitsCountEveryBurst) {
   }
 }
 
+TEST(DramController, ActivationReleaseFreesTheOpeningTransactionAtItsAct) {
+  // A two-burst read of bank 0 (ACT 0, columns from 10) fills a two-entry transaction queue.
+  // Released at the column, the next read waits until 10. Released at the activation, the burst
+  // that opened the row leaves at its ACT (0), so a read of bank 4 enters at once (ACT 3, tRRD_S
+  // after 0); a third read (sent once the second was taken, as an in-order front end sends) then
+  // waits for the earliest of what is left: that read's ACT (3).
+  for (const ReadRelease release : {ReadRelease::column, ReadRelease::activation}) {
+    DramChannelParams p = fr_fcfs(2);
+    p.controller.queue_unit = QueueUnit::transaction;
+    p.controller.read_release = release;
+    DramChannel dram(p);
+    const RowAccessTiming first = dram.access(ps(0), read(0, 1, 2));
+    EXPECT_EQ(first.activation.ps(), 0u);
+    EXPECT_EQ(first.first_column.ps(), 10'000u);
+    const bool at_act = release == ReadRelease::activation;
+    const RowAccessTiming second = dram.access(ps(0), read(4, 1, 1));
+    EXPECT_EQ(second.accepted.ps(), at_act ? 0u : 10'000u);
+    EXPECT_EQ(second.activation.ps(), at_act ? 3'000u : 10'000u);
+    const RowAccessTiming third = dram.access(second.accepted, read(1, 1, 1));
+    EXPECT_EQ(third.accepted.ps(), at_act ? 3'000u : 10'000u);
+    EXPECT_EQ(dram.stats().queue_full_waits, 1u);
+  }
+}
+
 TEST(DramController, MixedReadsAndWritesPayTurnaroundsPerBatch) {
   // Reads of bank 0 and writes of bank 4 in turn, 100 each: fcfs switches 199 times; fr_fcfs
   // once a batch each way.
@@ -371,8 +394,7 @@ TEST(DramController, ClosedPagePrechargesWhenNothingWaitsForTheRow) {
     // Arriving before that, the same row is still a hit under both policies.
     EXPECT_EQ(dram.access(ps(15'000), read(0, 1, 1)).outcome, RowOutcome::hit);
     const RowAccessTiming later = dram.access(ps(100'000), read(0, 1, 1));
-    EXPECT_EQ(later.outcome,
-              policy == PagePolicy::closed ? RowOutcome::miss : RowOutcome::hit);
+    EXPECT_EQ(later.outcome, policy == PagePolicy::closed ? RowOutcome::miss : RowOutcome::hit);
     // Another row: open page pays the precharge now, closed page did it long ago.
     const RowAccessTiming other = dram.access(ps(200'000), read(0, 2, 1));
     EXPECT_EQ(other.outcome,

@@ -71,6 +71,35 @@ TEST(TraceReader, StreamsLineByLine) {
   EXPECT_FALSE(reader.next(a));
 }
 
+// The reader takes the file a block at a time: lines that straddle two blocks, a line longer than
+// a block, and a last line without its newline read as the lines they are.
+TEST(TraceReader, LinesAcrossBlocksAndWithoutAFinalNewline) {
+  const test::ScratchFile file(".trace");
+  const std::uint64_t accesses = 2 * TraceReader::kBlockBytes / 16 + 7;  // 2 blocks and more
+  {
+    std::ofstream out(file.path());
+    out << "# " << std::string(TraceReader::kBlockBytes + 5, 'x') << "\n";  // longer than a block
+    for (std::uint64_t i = 0; i < accesses; ++i) {
+      out << (i % 3 == 0 ? "ST" : "LD") << " 0x" << std::hex << i * 64 << std::dec
+          << (i % 5 == 0 ? "\r\n" : "\n");
+    }
+    out << "LD 0xabc";  // no newline after the last line
+  }
+  TraceReader reader(file.path());
+  MemoryAccess a;
+  for (std::uint64_t i = 0; i < accesses; ++i) {
+    ASSERT_TRUE(reader.next(a)) << i;
+    ASSERT_EQ(a.address, i * 64) << i;
+    ASSERT_EQ(a.is_write, i % 3 == 0) << i;
+    ASSERT_EQ(reader.line(), i + 2);
+  }
+  ASSERT_TRUE(reader.next(a));
+  EXPECT_EQ(a.address, 0xabcu);
+  EXPECT_EQ(reader.text(), "LD 0xabc");
+  EXPECT_EQ(reader.line(), accesses + 2);
+  EXPECT_FALSE(reader.next(a));
+  EXPECT_FALSE(reader.next(a));
+}
 class TraceConfig : public ::testing::Test {
  protected:
   // A workload file replaying a trace with `lines`, on the HBM3 stack; the ConfigError's message.
@@ -212,8 +241,8 @@ class PatternConfig : public ::testing::Test {
 };
 
 TEST_F(PatternConfig, CountsAndReachFollowFromThePattern) {
-  const RunConfig config =
-      load("  pattern: {order: sequential, accesses: 1000, operation: store}\n  access_bytes: 128B\n");
+  const RunConfig config = load(
+      "  pattern: {order: sequential, accesses: 1000, operation: store}\n  access_bytes: 128B\n");
   const auto& spec = std::get<MemoryTraceSpec>(config.workload);
   ASSERT_TRUE(spec.pattern);
   EXPECT_EQ(spec.stores, 1000u);
@@ -222,7 +251,8 @@ TEST_F(PatternConfig, CountsAndReachFollowFromThePattern) {
   EXPECT_EQ(spec.highest_address, 999u * 128);
   EXPECT_EQ(config.analysis.hbm_write_bytes, 128000u);
   EXPECT_TRUE(WorkloadParser<MemoryTraceSpec>::input_files(spec).empty());
-  EXPECT_EQ(WorkloadKind<MemoryTraceSpec>::short_label(spec), "stream sequential stores over 125 KiB");
+  EXPECT_EQ(WorkloadKind<MemoryTraceSpec>::short_label(spec),
+            "stream sequential stores over 125 KiB");
   const RunConfig random_config =
       load("  pattern: {order: random, accesses: 10, span: 8GiB, operation: load, seed: 7}\n");
   const auto& random = std::get<MemoryTraceSpec>(random_config.workload);
@@ -248,7 +278,8 @@ TEST_F(PatternConfig, BadPatternsAreLocatedErrors) {
        "the stream reaches 32 GiB but the memory's capacity is 16 GiB"},
       {"  pattern: {order: strided, accesses: 1, operation: load}\n",
        "workload.pattern.order: value \"strided\""},
-      {"  pattern: {order: sequential, accesses: 0, operation: load}\n", "workload.pattern.accesses"},
+      {"  pattern: {order: sequential, accesses: 0, operation: load}\n",
+       "workload.pattern.accesses"},
       {"  pattern: {order: sequential, accesses: 1, operation: load, sead: 3}\n",
        "unknown key 'sead' (did you mean 'seed'?)"},
   };
