@@ -142,6 +142,7 @@ class GraphReader {
     check_reads();
     order(kernels);
     place_in_l2();
+    measure_memory();
   }
 
  private:
@@ -513,6 +514,46 @@ class GraphReader {
     }
   }
 
+  // GraphMemory over the run order: each written tensor from its writer's place to its last
+  // reader's.
+  void measure_memory() {
+    GraphMemory& memory = config_.memory;
+    memory = GraphMemory{};
+    for (const std::string& input : config_.inputs) {
+      if (auto use = uses_.find(input); use != uses_.end())
+        memory.input_bytes += use->second.bytes();
+    }
+    std::vector<std::size_t> place(config_.kernels.size());
+    for (std::size_t p = 0; p < config_.order.size(); ++p) place[config_.order[p]] = p;
+    std::unordered_map<std::string, std::size_t> last_read;
+    for (std::size_t k = 0; k < config_.kernels.size(); ++k) {
+      for (const std::string& tensor : config_.kernels[k].reads) {
+        if (!writer_.count(tensor)) continue;
+        auto [at, fresh] = last_read.try_emplace(tensor, place[k]);
+        if (!fresh) at->second = std::max(at->second, place[k]);
+      }
+    }
+    std::vector<std::uint64_t> born(config_.order.size(), 0);
+    std::vector<std::uint64_t> freed_after(config_.order.size(), 0);
+    for (const auto& [tensor, writer] : writer_) {
+      const std::uint64_t bytes = uses_.at(tensor).bytes();
+      born[place[writer]] += bytes;
+      if (auto read = last_read.find(tensor); read != last_read.end()) {
+        freed_after[read->second] += bytes;
+      }
+    }
+    std::uint64_t live = 0;
+    memory.peak_bytes = memory.input_bytes;
+    for (std::size_t p = 0; p < config_.order.size(); ++p) {
+      live += born[p];
+      if (memory.input_bytes + live > memory.peak_bytes) {
+        memory.peak_bytes = memory.input_bytes + live;
+        memory.peak_kernel = config_.order[p];
+      }
+      live -= freed_after[p];
+    }
+  }
+
   struct PendingRead {
     ConfigNode node;
     std::string tensor;
@@ -534,6 +575,25 @@ class GraphReader {
   std::vector<std::string> documents_;    // analysed_'s workload documents
   std::vector<std::size_t> distinct_of_;  // kernel -> analysed_
 };
+
+// A graph that cannot be held in the HBM cannot run on the machine: no figure of it is real.
+void check_memory(const GraphConfig& config, const ConfigNode& workload) {
+  const HardwareParams& hw = config.hardware;
+  if (!hw.hbm.dram) return;  // without the DRAM's organisation the memory has no capacity
+  const std::uint64_t capacity = hw.hbm.geometry().capacity_bytes();
+  const GraphMemory& memory = config.memory;
+  if (memory.peak_bytes <= capacity) return;
+  const auto gb = [](std::uint64_t bytes) { return fmt::format("{:.2f} GB", bytes / 1e9); };
+  workload.required("kind").fail(
+      fmt::format("the graph needs {} of device memory at its peak ({} of inputs such as "
+                  "weights and caches, held throughout, and {} of tensors written by kernels, "
+                  "live during kernel '{}'), but the HBM holds {} (hardware.hbm.dram)",
+                  gb(memory.peak_bytes), gb(memory.input_bytes),
+                  gb(memory.peak_bytes - memory.input_bytes),
+                  config.kernels[memory.peak_kernel].name, gb(capacity)),
+      "run it on a machine with more memory, or shrink it (a smaller batch or sequence, a "
+      "narrower dtype); splitting a model over several GPUs is not modelled");
+}
 
 }  // namespace
 
@@ -586,6 +646,7 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
     config.description = fmt::format("graph of {} kernel{} ({} distinct)", config.kernels.size(),
                                      config.kernels.size() == 1 ? "" : "s", config.runs.size());
   }
+  check_memory(config, workload);
   append_warnings(hardware, workload, config.warnings);
   return config;
 }

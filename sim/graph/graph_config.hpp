@@ -28,6 +28,17 @@ struct GraphRun {
   std::vector<std::size_t> kernels;  ///< the graph's kernels that are this run, in run order
 };
 
+/// The device memory a graph occupies, nothing moved off the device: the graph's inputs
+/// (weights, caches, the prompt) for the whole run, and each tensor a kernel writes from that
+/// kernel until its last reader (a tensor no kernel reads, an output, to the end). A fused
+/// group's intermediates never exist. A kernel's own scratch (split-K's partial sums) is not
+/// counted.
+struct GraphMemory {
+  std::uint64_t input_bytes = 0;  ///< the inputs', held throughout
+  std::uint64_t peak_bytes = 0;   ///< inputs and live written tensors, at their most
+  std::size_t peak_kernel = 0;    ///< the kernel during which the peak is reached
+};
+
 struct GraphConfig {
   std::string hardware_path;
   std::string workload_path;
@@ -49,6 +60,7 @@ struct GraphConfig {
   /// Per kernel: HBM bytes its fused group saves (the group's kernels' Q apart, less its own
   /// Q); 0 for a kernel not fused.
   std::vector<std::uint64_t> fusion_saved_bytes;
+  GraphMemory memory;
   std::vector<ConfigWarning> warnings;  ///< hardware's, then the workload's
   /// ONNX nodes left out with --skip-unsupported: "node 'name' (op Foo): why".
   std::vector<std::string> skipped;
@@ -64,8 +76,10 @@ bool is_graph_kind(std::string_view kind);
 bool refuses_a_graph(const ConfigError& error);
 
 /// Reads both files, applies the overrides, generates the graph where the kind does, checks
-/// every kernel and every tensor, and orders the kernels. An ONNX operator that maps to no kernel
-/// is an error unless `skip_unsupported`, which leaves it out and lists it. Throws ConfigError.
+/// every kernel and every tensor, orders the kernels, and refuses a graph whose memory
+/// (GraphMemory) outgrows the HBM's capacity where the DRAM gives one. An ONNX operator that maps
+/// to no kernel is an error unless `skip_unsupported`, which leaves it out and lists it. Throws
+/// ConfigError.
 GraphConfig load_graph_config(const std::string& hardware_path, const std::string& workload_path,
                               const std::vector<std::string>& overrides,
                               bool skip_unsupported = false);

@@ -178,6 +178,9 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
                 {"distinct_kernels", config.runs.size()}};
   for (const auto& [key, value] : config.fields) workload[key] = value;
   if (config.kind == "onnx") workload["skipped"] = config.skipped;
+  workload["memory"] = Json{{"input_bytes", config.memory.input_bytes},
+                            {"peak_bytes", config.memory.peak_bytes},
+                            {"peak_kernel", config.kernels[config.memory.peak_kernel].name}};
   report["workload"] = workload;
 
   const double peak_bw = config.hardware.hbm_bytes_per_s();
@@ -315,6 +318,18 @@ std::vector<std::string> graph_totals_lines(const GraphConfig& config,
                                   config.hardware.hbm_bytes_per_s())),
                     percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
   }
+  lines.push_back(fmt::format(
+      "memory: {} at its peak, during '{}' ({} of inputs such as weights and caches, held "
+      "throughout; each tensor a kernel writes until its last reader){}",
+      engineering(static_cast<double>(config.memory.peak_bytes), "B"),
+      config.kernels[config.memory.peak_kernel].name,
+      engineering(static_cast<double>(config.memory.input_bytes), "B"),
+      config.hardware.hbm.dram
+          ? fmt::format(
+                ", of the HBM's {}",
+                engineering(static_cast<double>(config.hardware.hbm.geometry().capacity_bytes()),
+                            "B"))
+          : std::string()));
   if (t.fusion_saved_bytes > 0) {
     lines.push_back(
         fmt::format("fusion: {} of HBM traffic saved by the fused groups (their "

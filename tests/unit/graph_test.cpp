@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "sim/graph/graph_config.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 
 namespace ridgeline {
@@ -71,6 +72,36 @@ TEST(GraphConfig, ReadsTheMlpBlockAndFindsProducersInTheL2) {
             (std::vector<std::uint64_t>{0, 1 * mib, 4 * mib, 4 * mib, 2 * mib}));
   EXPECT_EQ(g.kernel_config(4).l2_resident, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(g.kernel_config(1).l2_resident, (std::vector<std::string>{"A"}));
+}
+
+TEST(GraphConfig, MemoryHoldsTheInputsAndEachTensorUntilItsLastReader) {
+  const GraphConfig g = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
+  // Inputs, BF16: x 512 x 1024 (1 MiB), the norm's weight 1024 (2 KiB), up.weight and
+  // down.weight 1024 x 4096 (8 MiB each). Written: xn 1 MiB (read by up_proj), up 4 MiB (read by
+  // gelu), act 4 MiB (read by down_proj), down 1 MiB, y 1 MiB (an output: kept). While gelu runs,
+  // up and act are live (xn was freed after up_proj): the peak, 8 MiB above the inputs.
+  const std::uint64_t mib = 1 << 20;
+  const std::uint64_t inputs = 1 * mib + 2048 + 8 * mib + 8 * mib;
+  EXPECT_EQ(g.memory.input_bytes, inputs);
+  EXPECT_EQ(g.memory.peak_bytes, inputs + 8 * mib);
+  EXPECT_EQ(g.kernels[g.memory.peak_kernel].name, "gelu");
+}
+
+TEST(GraphConfig, AModelLargerThanTheHbmIsRefusedWithItsFootprint) {
+  // Llama-2-70B in BF16: 68.7 billion weights (embeddings aside) are 137.5 GB, more than the
+  // 80 GiB of an H100's five stacks (85.9 GB); the H200's 141 GB holds it.
+  try {
+    load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-70b-decode.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(error.key_path(), "workload.kind");
+    EXPECT_NE(std::string(error.what()).find("but the HBM holds 85.90 GB"), std::string::npos)
+        << error.what();
+  }
+  const GraphConfig h200 =
+      load("hardware/h200-sxm5-141gb.yaml", "workloads/models/llama-2-70b-decode.yaml");
+  EXPECT_GT(h200.memory.input_bytes, 137'000'000'000u);
+  EXPECT_LT(h200.memory.peak_bytes, 141'000'000'000u);
 }
 
 TEST(GraphConfig, WithoutAnL2NoInputIsResident) {
