@@ -1,8 +1,10 @@
 #include "workloads/graph.hpp"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
 #include <functional>
+#include <map>
 #include <queue>
 
 namespace ridgeline {
@@ -50,6 +52,21 @@ std::optional<KernelCycle> find_cycle(const std::vector<std::vector<std::size_t>
   return cycle;
 }
 
+// For each kernel, the kernels that wait for it, and how many it waits for.
+struct Waiters {
+  std::vector<std::vector<std::size_t>> waiting_on_me;
+  std::vector<std::size_t> unmet;
+};
+Waiters waiters_of(const std::vector<std::vector<std::size_t>>& dependencies) {
+  Waiters w{std::vector<std::vector<std::size_t>>(dependencies.size()),
+            std::vector<std::size_t>(dependencies.size(), 0)};
+  for (std::size_t i = 0; i < dependencies.size(); ++i) {
+    w.unmet[i] = dependencies[i].size();
+    for (std::size_t on : dependencies[i]) w.waiting_on_me[on].push_back(i);
+  }
+  return w;
+}
+
 }  // namespace
 
 RunOrder run_order(const std::vector<std::vector<std::size_t>>& dependencies) {
@@ -61,12 +78,7 @@ RunOrder run_order(const std::vector<std::vector<std::size_t>>& dependencies) {
   // Kahn's algorithm, the lowest index first among the kernels ready: the file's order wherever
   // the dependencies allow it.
   const std::size_t n = dependencies.size();
-  std::vector<std::vector<std::size_t>> waiting_on_me(n);
-  std::vector<std::size_t> unmet(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    unmet[i] = dependencies[i].size();
-    for (std::size_t on : dependencies[i]) waiting_on_me[on].push_back(i);
-  }
+  auto [waiting_on_me, unmet] = waiters_of(dependencies);
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
   for (std::size_t i = 0; i < n; ++i) {
     if (unmet[i] == 0) ready.push(i);
@@ -80,6 +92,74 @@ RunOrder run_order(const std::vector<std::vector<std::size_t>>& dependencies) {
     }
   }
   return result;
+}
+
+std::vector<std::vector<std::size_t>> with_stream_order(
+    const std::vector<std::vector<std::size_t>>& dependencies,
+    const std::vector<std::size_t>& order, const std::vector<std::string>& stream) {
+  std::vector<std::vector<std::size_t>> waits_for = dependencies;
+  std::map<std::string, std::size_t> last_of;  // each stream's latest kernel so far
+  for (std::size_t i : order) {
+    auto [last, first] = last_of.try_emplace(stream[i], i);
+    if (first) continue;
+    std::vector<std::size_t>& on = waits_for[i];
+    if (std::find(on.begin(), on.end(), last->second) == on.end()) {
+      on.insert(std::upper_bound(on.begin(), on.end(), last->second), last->second);
+    }
+    last->second = i;
+  }
+  return waits_for;
+}
+
+double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_for,
+                           const std::vector<std::size_t>& order, const std::vector<double>& time_s,
+                           const std::vector<KernelDemand>& demand) {
+  const std::size_t n = waits_for.size();
+  auto [waiting_on_me, unmet] = waiters_of(waits_for);
+  std::vector<double> left = time_s;  // of each kernel's own time
+  std::vector<bool> started(n, false);
+  std::vector<std::size_t> running;
+  std::size_t finished = 0;
+  double now = 0;
+  const auto clamp = [](double x) { return std::min(1.0, std::max(0.0, x)); };
+  while (finished < n) {
+    for (std::size_t i : order) {  // everything ready starts, in the run order
+      if (!started[i] && unmet[i] == 0) {
+        started[i] = true;
+        running.push_back(i);
+      }
+    }
+    if (running.empty()) break;  // a cycle: run_order refuses those first
+    KernelDemand sum;
+    for (std::size_t i : running) {
+      sum.cores += clamp(demand[i].cores);
+      sum.compute += clamp(demand[i].compute);
+      sum.memory += clamp(demand[i].memory);
+    }
+    double rate = 1;
+    for (double used : {sum.cores, sum.compute, sum.memory}) {
+      if (used > 1) rate = std::min(rate, 1 / used);
+    }
+    std::size_t next = running.front();  // the first to finish at this rate
+    for (std::size_t i : running) {
+      if (left[i] < left[next]) next = i;
+    }
+    const double step = left[next];
+    now += step / rate;
+    std::vector<std::size_t> still;
+    for (std::size_t i : running) {
+      left[i] = i == next ? 0 : left[i] - step;
+      // Kernels that end with it (equal times, up to rounding) end now.
+      if (i == next || left[i] <= 1e-12 * time_s[i]) {
+        ++finished;
+        for (std::size_t waiter : waiting_on_me[i]) --unmet[waiter];
+      } else {
+        still.push_back(i);
+      }
+    }
+    running = std::move(still);
+  }
+  return now;
 }
 
 CriticalPath critical_path(const std::vector<std::vector<std::size_t>>& dependencies,

@@ -18,6 +18,9 @@ struct GraphKernel {
   WorkloadSpec workload;
   std::vector<std::string> reads;   ///< graph tensors bound, in order, to the workload's inputs
   std::vector<std::string> writes;  ///< bound, in order, to its outputs
+  /// Its stream: the kernels of one stream run one after another, in the run order; kernels of
+  /// different streams may run at once when neither waits for the other. "" the default one.
+  std::string stream;
 };
 
 /// For each kernel, the kernels it waits for: those that write a tensor it reads (ascending,
@@ -51,6 +54,30 @@ struct CriticalPath {
 CriticalPath critical_path(const std::vector<std::vector<std::size_t>>& dependencies,
                            const std::vector<std::size_t>& order,
                            const std::vector<double>& time_s);
+
+/// `dependencies` with, for each kernel, the kernel before it in its stream (`stream[i]`) in
+/// `order`: what it waits for when streams run at once.
+std::vector<std::vector<std::size_t>> with_stream_order(
+    const std::vector<std::vector<std::size_t>>& dependencies,
+    const std::vector<std::size_t>& order, const std::vector<std::string>& stream);
+
+/// What a kernel uses of the machine while it runs alone, each a fraction of the whole (0 to 1):
+/// its cores' block slots, its compute units' time and its HBM's time.
+struct KernelDemand {
+  double cores = 0;
+  double compute = 0;
+  double memory = 0;
+};
+
+/// The graph's time when every kernel starts as soon as all it waits for (`waits_for`, with the
+/// stream order) have finished, and the kernels running at once share the machine: together they
+/// progress at the rate min(1, 1 / (their cores), 1 / (their compute), 1 / (their memory)) of
+/// their own times, each demand summed over them. One kernel at a time is the sum of the times;
+/// kernels whose demands fit the machine together take the longest of theirs. Never below the
+/// critical path, never above the sum (at most n kernels at once each progress at 1/n or more).
+double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_for,
+                           const std::vector<std::size_t>& order, const std::vector<double>& time_s,
+                           const std::vector<KernelDemand>& demand);
 
 // ---- implementation of the template ----
 template <class WriterOf>

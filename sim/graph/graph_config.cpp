@@ -157,6 +157,7 @@ class GraphReader {
     std::uint64_t fusion_saved_bytes = 0;
     bool fused_away = false;  // merged into the kernel before it
     std::optional<ConfigNode> kernel_node;
+    std::optional<ConfigNode> stream_node;
   };
 
   ParsedKernel parse_kernel(const ConfigNode& item) {
@@ -173,6 +174,11 @@ class GraphReader {
     kernel.workload = analysed_[parsed.distinct].workload;  // as checked: `tile: auto` resolved
     kernel.reads = names_in(item.required("reads"), parsed.read_nodes);
     kernel.writes = names_in(item.required("writes"), parsed.write_nodes);
+    if (auto stream = item.optional("stream")) {
+      kernel.stream = stream->text();
+      if (kernel.stream.empty()) stream->fail("a stream's name is not empty", "e.g. copy");
+      parsed.stream_node = stream;
+    }
     item.reject_unknown_keys();
 
     for (TensorRef& ref : workload_tensors(kernel.workload)) {
@@ -258,6 +264,13 @@ class GraphReader {
                                        "not {}",
                                        kind_name(next.kernel.workload)),
                            "fuse a gemm with the element-wise kernels that follow it");
+      }
+      if (next.kernel.stream != head.kernel.stream) {
+        (next.stream_node ? *next.stream_node : name_nodes[m])
+            .fail(fmt::format("is in stream '{}', the group's gemm in '{}': a fused group is one "
+                              "kernel, in one stream",
+                              next.kernel.stream, head.kernel.stream),
+                  "put the group's kernels in one stream");
       }
       if (next.kernel.reads.front() != flowing) {
         name_nodes[m].fail(fmt::format("its first input is '{}', not '{}' that the kernel before "

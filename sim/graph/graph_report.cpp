@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <regex>
+#include <set>
 
 #include "sim/report/report.hpp"
 #include "sim/report/report_table.hpp"
@@ -28,6 +29,8 @@ struct Totals {
   std::uint64_t l2_resident_bytes = 0;
   std::uint64_t fusion_saved_bytes = 0;
   CriticalPath critical;  ///< by T_ideal
+  std::size_t streams = 1;
+  double streams_time_s = 0;  ///< T_ideal with the streams at once (shared_machine_time)
   // Simulated
   double time_s = 0;
   std::uint64_t sim_flops = 0;
@@ -36,6 +39,7 @@ struct Totals {
   std::uint64_t deferred_write_back_bytes = 0;
   double sim_memory_bound_s = 0;
   CriticalPath sim_critical;
+  double sim_streams_time_s = 0;
   std::uint64_t reused = 0;  ///< kernels whose figures are an earlier identical kernel's
   /// Simulated time by what bound each kernel ("hbm", "l2", "compute", ...), in order first met.
   std::vector<std::pair<std::string, double>> time_by_limit;
@@ -81,12 +85,42 @@ Totals totals_of(const GraphConfig& config, const std::vector<KernelSimulation>*
   }
   t.critical = critical_path(config.dependencies, config.order, ideal);
   if (simulated) t.sim_critical = critical_path(config.dependencies, config.order, times);
+
+  // Streams at once. The analytical demands are the roofline's: a kernel at T_ideal keeps its
+  // compute units busy T_compute / T_ideal of the time and its HBM T_memory / T_ideal (the note's
+  // model has no block slots).
+  std::vector<std::string> streams;
+  std::vector<KernelDemand> ideal_demand(config.kernels.size());
+  std::vector<KernelDemand> sim_demand(config.kernels.size());
+  for (std::size_t k = 0; k < config.kernels.size(); ++k) {
+    streams.push_back(config.kernels[k].stream);
+    const Roofline& r = config.kernel_config(k).analysis.roofline;
+    ideal_demand[k].compute = ratio(r.t_compute_s, r.t_ideal_s);
+    ideal_demand[k].memory = ratio(r.t_memory_s, r.t_ideal_s);
+    if (simulated) sim_demand[k] = (*simulated)[config.run_of[k]].demand;
+  }
+  t.streams = std::set<std::string>(streams.begin(), streams.end()).size();
+  const auto waits_for = with_stream_order(config.dependencies, config.order, streams);
+  t.streams_time_s = shared_machine_time(waits_for, config.order, ideal, ideal_demand);
+  if (simulated) {
+    t.sim_streams_time_s = shared_machine_time(waits_for, config.order, times, sim_demand);
+  }
   return t;
 }
 
 // A figure no machine could produce is a bug: the graph's HBM bytes over its time stay within
 // the HBM's peak (each kernel's run checked its own; the deferred write-backs are the graph's).
 void check_totals(const GraphConfig& config, const Totals& t) {
+  // Streams at once take at least the critical path and at most one kernel after another.
+  const double slack = 1e-9 * t.time_s;
+  if (t.sim_streams_time_s < t.sim_critical.time_s - slack ||
+      t.sim_streams_time_s > t.time_s + slack) {
+    throw InternalError(fmt::format(
+        "the graph of {} on {} takes {} s with its streams at once, outside [{} s, {} s] (its "
+        "critical path, one kernel after another)",
+        config.workload_path, config.hardware.name, t.sim_streams_time_s, t.sim_critical.time_s,
+        t.time_s));
+  }
   const double peak = config.hardware.hbm_bytes_per_s();
   const double achieved = ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s);
   if (achieved > peak * (1 + 1e-9)) {
@@ -175,7 +209,8 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
   Json workload{{"description", config.description},
                 {"kind", config.kind},
                 {"kernels", config.kernels.size()},
-                {"distinct_kernels", config.runs.size()}};
+                {"distinct_kernels", config.runs.size()},
+                {"streams", t.streams}};
   for (const auto& [key, value] : config.fields) workload[key] = value;
   if (config.kind == "onnx") workload["skipped"] = config.skipped;
   workload["memory"] = Json{{"input_bytes", config.memory.input_bytes},
@@ -193,6 +228,7 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
                   {"memory_bound_time_share", ratio(t.memory_bound_s, t.t_ideal_s)},
                   {"critical_path_s", t.critical.time_s},
                   {"critical_path", names_of(config, t.critical)},
+                  {"streams_time_s", t.streams_time_s},
                   {"l2_resident_bytes", t.l2_resident_bytes},
                   {"fusion_saved_bytes", t.fusion_saved_bytes},
                   {"kernels", Json::array()}};
@@ -216,6 +252,7 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
            {"time_share_by_limit", Json::object()},
            {"critical_path_s", t.sim_critical.time_s},
            {"critical_path", names_of(config, t.sim_critical)},
+           {"streams_time_s", t.sim_streams_time_s},
            {"simulations", config.runs.size()},
            {"reused_kernels", t.reused},
            {"kernels", Json::array()}};
@@ -317,6 +354,14 @@ std::vector<std::string> graph_totals_lines(const GraphConfig& config,
                     percent(ratio(ratio(static_cast<double>(t.sim_hbm_bytes()), t.time_s),
                                   config.hardware.hbm_bytes_per_s())),
                     percent(ratio(t.sim_memory_bound_s, t.time_s)), by_limit_text(t)));
+  }
+  if (t.streams > 1) {
+    lines.push_back(fmt::format(
+        "streams: {}, run at once: {} analytical{} (kernels of different streams share the "
+        "machine: together they progress at what the sum of their uses of the block slots, "
+        "compute units and HBM allows)",
+        t.streams, duration(t.streams_time_s),
+        simulated ? fmt::format(", {} simulated", duration(t.sim_streams_time_s)) : ""));
   }
   lines.push_back(fmt::format(
       "memory: {} at its peak, during '{}' ({} of inputs such as weights and caches, held "

@@ -13,7 +13,7 @@ namespace ridgeline {
 
 namespace {
 
-KernelSimulation figures_of(const Json& report) {
+KernelSimulation figures_of(const Json& report, std::uint32_t cores) {
   const Json& s = report.at("simulated");
   KernelSimulation k;
   k.time_s = s.at("time_s").get<double>();
@@ -25,6 +25,10 @@ KernelSimulation figures_of(const Json& report) {
   k.bound = s.at("bound").get<std::string>();
   k.limit = s.at("verdict").at("limit").get<std::string>();
   k.limiter = s.at("limiter").at("cause").get<std::string>();
+  k.demand.compute = s.at("compute_busy_fraction").get<double>();
+  k.demand.memory = s.at("hbm_busy_fraction").get<double>();
+  const double slots = static_cast<double>(cores) * s.at("resident_blocks_per_core").get<double>();
+  k.demand.cores = slots > 0 ? std::min(1.0, s.at("blocks").get<double>() / slots) : 1;
   if (s.contains("l2")) k.l2_hit_rate = s.at("l2").at("hit_rate").get<double>();
   const Json& components = report.at("components");
   if (components.contains("l2")) {
@@ -69,7 +73,7 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
       throw std::runtime_error(fmt::format("the simulation of kernel '{}' of {} failed: {}",
                                            first.name, config.workload_path, results[i].failure()));
     }
-    simulations.push_back(figures_of(read_json_file(reports[i])));
+    simulations.push_back(figures_of(read_json_file(reports[i]), config.hardware.cores));
   }
   return simulations;
 }

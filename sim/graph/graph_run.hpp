@@ -27,6 +27,9 @@ struct KernelSimulation {
   /// What bound it by the simulated hierarchical roofline: "hbm", "l2", "sram", "compute", ...
   std::string limit;
   std::string limiter;  ///< what held it below its roof ("tail", "low_occupancy", ...)
+  /// What it used of the machine (KernelDemand): block slots (its blocks over the cores'
+  /// resident blocks, at most 1), the compute units' and the HBM's busy fractions.
+  KernelDemand demand;
 
   std::uint64_t hbm_bytes() const { return hbm_read_bytes + hbm_write_bytes; }
 };

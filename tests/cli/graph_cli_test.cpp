@@ -2,6 +2,7 @@
 // figures the sums of its kernels', the L2 between kernels, and the same numbers at every -j.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,23 @@ TEST(GraphRun, TheGraphsFiguresAreItsKernelsSummed) {
   // the weight's 8 MiB, not more than the weight and what did not stay.
   EXPECT_EQ(kernels[1]["name"], "up_proj");
   EXPECT_EQ(r["analytical"]["kernels"][1]["l2_resident_bytes"], 1 << 20);
+}
+
+TEST(GraphRun, StreamsAtOnceTakeLessThanTheSumWhenTheKernelsLeaveRoom) {
+  // Three decode GEMVs in three streams on the H100: none fills the HBM or the block slots
+  // alone, so at once they take less than one after another, and no less than the longest.
+  const nlohmann::json r = graph_report("hardware/h100-sxm5-80gb.yaml",
+                                        "workloads/models/decode-qkv-streams.yaml", "-j 2");
+  EXPECT_EQ(r["workload"]["streams"], 3);
+  const nlohmann::json& s = r["simulated"];
+  double longest = 0;
+  for (const auto& k : s["kernels"]) longest = std::max(longest, k["time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(s["critical_path_s"].get<double>(), longest);  // none waits for another
+  EXPECT_LT(s["streams_time_s"].get<double>(), 0.95 * s["time_s"].get<double>());
+  EXPECT_GE(s["streams_time_s"].get<double>(), longest);
+  // Together they cannot move the weights faster than the HBM's peak: at least Q / BW.
+  EXPECT_GE(s["streams_time_s"].get<double>(),
+            s["hbm_bytes"].get<double>() / r["hardware"]["hbm_bytes_per_s"].get<double>());
 }
 
 TEST(GraphRun, IdenticalLayersAreSimulatedOnceAndTheNumbersDoNotDependOnJobs) {

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_report.hpp"
 #include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
 
@@ -50,9 +51,66 @@ TEST(GraphOrder, TheCriticalPathIsTheLongestChainByTime) {
   EXPECT_EQ(path.kernels, (std::vector<std::size_t>{0, 1, 3}));
 }
 
+TEST(GraphStreams, AKernelWaitsForTheOneBeforeItInItsStream) {
+  // 0 and 2 in stream "a", 1 in "b", 3 in "a" and waiting for 1 by its data.
+  const Dependencies dependencies{{}, {}, {}, {1}};
+  const auto waits = with_stream_order(dependencies, {0, 1, 2, 3}, {"a", "b", "a", "a"});
+  EXPECT_EQ(waits, (Dependencies{{}, {}, {0}, {1, 2}}));
+}
+
+TEST(GraphStreams, KernelsAtOnceShareTheMachineByWhatEachUses) {
+  const Dependencies apart{{}, {}};
+  const std::vector<std::size_t> order{0, 1};
+  // Each alone 4 s. One HBM-bound (a quarter of the compute units), one compute-bound (a
+  // quarter of the HBM): together they use 1.25 of each, so both progress at 0.8: 5 s, not 8.
+  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {4.0, 4.0},
+                                       {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}}),
+                   5.0);
+  // Half of everything each: they fit together, 4 s.
+  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {4.0, 4.0},
+                                       {KernelDemand{0.5, 0.5, 0.5}, KernelDemand{0.5, 0.5, 0.5}}),
+                   4.0);
+  // Both take every block slot: one after the other in effect. 2 s and 4 s at half speed until
+  // the first ends (4 s), then the second's last 2 s alone: 6 s, the sum.
+  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {2.0, 4.0},
+                                       {KernelDemand{1, 0.1, 0.1}, KernelDemand{1, 0.1, 0.1}}),
+                   6.0);
+  // In one stream (1 waits for 0) nothing overlaps: the sum.
+  EXPECT_DOUBLE_EQ(shared_machine_time(Dependencies{{}, {0}}, order, {4.0, 4.0},
+                                       {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}}),
+                   8.0);
+  // A diamond (0 feeds 1 and 2, both feed 3), 1 and 2 fitting together: the critical path.
+  const Dependencies diamond{{}, {0}, {0}, {1, 2}};
+  const std::vector<double> times{1.0, 5.0, 2.0, 3.0};
+  const std::vector<KernelDemand> light(4, KernelDemand{0.3, 0.3, 0.3});
+  EXPECT_DOUBLE_EQ(shared_machine_time(diamond, {0, 1, 2, 3}, times, light),
+                   critical_path(diamond, {0, 1, 2, 3}, times).time_s);
+}
+
 GraphConfig load(const std::string& hardware, const std::string& workload,
                  const std::vector<std::string>& overrides = {}) {
   return load_graph_config(test::config_path(hardware), test::config_path(workload), overrides);
+}
+
+TEST(GraphStreams, AGraphsStreamsRunAtOnceInItsTotals) {
+  const GraphConfig g =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/decode-qkv-streams.yaml");
+  ASSERT_EQ(g.kernels.size(), 3u);
+  EXPECT_EQ(g.kernels[0].stream, "q");
+  EXPECT_EQ(g.kernels[2].stream, "v");
+  for (const auto& on : g.dependencies) EXPECT_TRUE(on.empty());  // inputs only
+  // Three decode GEMVs, each HBM-bound at T_ideal (its HBM busy all the time, in the note's
+  // model): at once they share the HBM, so the analytical figure gains nothing from the streams.
+  const Json report = graph_report_json(g, nullptr);
+  EXPECT_EQ(report["workload"]["streams"].get<std::size_t>(), 3u);
+  double sum = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Roofline& r = g.kernel_config(k).analysis.roofline;
+    ASSERT_EQ(r.bound, Bound::memory);
+    sum += r.t_ideal_s;
+  }
+  EXPECT_NEAR(report["analytical"]["streams_time_s"].get<double>(), sum, 1e-12 * sum);
+  EXPECT_NEAR(report["analytical"]["t_ideal_s"].get<double>(), sum, 1e-12 * sum);
 }
 
 TEST(GraphConfig, ReadsTheMlpBlockAndFindsProducersInTheL2) {
