@@ -11,6 +11,7 @@ dicts and pandas DataFrames.
 - ``run``: the simulation, in a child process (``ridgeline run --json``).
 - ``sweep`` and ``load_sweep``: design-space sweeps and their results as DataFrames.
 - ``validate``: measured cases of real machines against their simulation.
+- ``kernels``: a graph's report (a model's) as a DataFrame, one row per kernel.
 
 Hardware and workload are each a path, a YAML string or a dict; ``set`` overrides values as
 ``--set`` does. Bad input raises ``ConfigError`` with the command line's message and its parts
@@ -20,6 +21,7 @@ Hardware and workload are each a path, a YAML string or a dict; ``set`` override
 from ridgeline._core import __version__
 from ridgeline.analysis import analyze
 from ridgeline.errors import ConfigError, ConfigWarning, RidgelineError, SimulationError
+from ridgeline.graphs import kernels
 from ridgeline.simulation import run
 from ridgeline.sweeps import Sweep, load_sweep, sweep
 from ridgeline.validation import Validation, validate
@@ -28,6 +30,7 @@ __all__ = [
     "__version__",
     "analyze",
     "run",
+    "kernels",
     "sweep",
     "load_sweep",
     "Sweep",

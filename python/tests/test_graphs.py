@@ -38,3 +38,26 @@ def test_an_input_left_in_the_l2_is_not_read_again():
     cold = ridgeline.run(H100, gemm)["simulated"]["hbm_read_bytes"]
     warm = ridgeline.run(H100, gemm, l2_resident=["A"])["simulated"]["hbm_read_bytes"]
     assert cold - warm == 512 * 1024 * 2  # A, BF16, read once when cold
+
+
+def test_kernels_is_a_table_of_a_graphs_kernels_with_the_simulated_beside():
+    analytical = ridgeline.analyze(H100, config("workloads/models/mlp-block.yaml"))
+    table = ridgeline.kernels(analytical)
+    assert list(table["name"]) == ["norm", "up_proj", "gelu", "down_proj", "residual"]
+    assert table["flops"].sum() == analytical["analytical"]["flops"]
+    assert "simulated.time_s" not in table.columns
+    simulated = ridgeline.run(H100, config("workloads/models/mlp-block.yaml"), jobs=2)
+    table = ridgeline.kernels(simulated)
+    assert abs(table["simulated.time_s"].sum() - simulated["simulated"]["time_s"]) <= (
+        1e-12 * simulated["simulated"]["time_s"])
+    assert set(table["simulated.limit"]) <= {"hbm", "l2", "sram", "compute", "registers"}
+    # A single kernel's report has no kernel list.
+    single = ridgeline.analyze(H100, {"workload": {"kind": "gemm", "m": 512, "n": 512, "k": 512,
+                                                    "dtype": "bf16", "strategy": "tiled",
+                                                    "tile": "auto"}})
+    try:
+        ridgeline.kernels(single)
+    except ridgeline.RidgelineError as error:
+        assert "single kernel" in str(error)
+    else:
+        raise AssertionError("no error for a single kernel's report")
