@@ -111,9 +111,10 @@ std::vector<std::vector<std::size_t>> with_stream_order(
   return waits_for;
 }
 
-double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_for,
-                           const std::vector<std::size_t>& order, const std::vector<double>& time_s,
-                           const std::vector<KernelDemand>& demand) {
+SharedSchedule shared_machine_schedule(const std::vector<std::vector<std::size_t>>& waits_for,
+                                       const std::vector<std::size_t>& order,
+                                       const std::vector<double>& time_s,
+                                       const std::vector<KernelDemand>& demand) {
   const std::size_t n = waits_for.size();
   auto [waiting_on_me, unmet] = waiters_of(waits_for);
   std::vector<double> left = time_s;  // of each kernel's own time
@@ -121,11 +122,15 @@ double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_fo
   std::vector<std::size_t> running;
   std::size_t finished = 0;
   double now = 0;
+  SharedSchedule schedule;
+  schedule.start_s.assign(n, 0);
+  schedule.finish_s.assign(n, 0);
   const auto clamp = [](double x) { return std::min(1.0, std::max(0.0, x)); };
   while (finished < n) {
     for (std::size_t i : order) {  // everything ready starts, in the run order
       if (!started[i] && unmet[i] == 0) {
         started[i] = true;
+        schedule.start_s[i] = now;
         running.push_back(i);
       }
     }
@@ -152,6 +157,7 @@ double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_fo
       // Kernels that end with it (equal times, up to rounding) end now.
       if (i == next || left[i] <= 1e-12 * time_s[i]) {
         ++finished;
+        schedule.finish_s[i] = now;
         for (std::size_t waiter : waiting_on_me[i]) --unmet[waiter];
       } else {
         still.push_back(i);
@@ -159,7 +165,8 @@ double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_fo
     }
     running = std::move(still);
   }
-  return now;
+  schedule.time_s = now;
+  return schedule;
 }
 
 CriticalPath critical_path(const std::vector<std::vector<std::size_t>>& dependencies,

@@ -69,15 +69,22 @@ struct KernelDemand {
   double memory = 0;
 };
 
-/// The graph's time when every kernel starts as soon as all it waits for (`waits_for`, with the
-/// stream order) have finished, and the kernels running at once share the machine: together they
-/// progress at the rate min(1, 1 / (their cores), 1 / (their compute), 1 / (their memory)) of
-/// their own times, each demand summed over them. One kernel at a time is the sum of the times;
-/// kernels whose demands fit the machine together take the longest of theirs. Never below the
-/// critical path, never above the sum (at most n kernels at once each progress at 1/n or more).
-double shared_machine_time(const std::vector<std::vector<std::size_t>>& waits_for,
-                           const std::vector<std::size_t>& order, const std::vector<double>& time_s,
-                           const std::vector<KernelDemand>& demand);
+/// When each kernel runs, and the graph's time (the last finish).
+struct SharedSchedule {
+  double time_s = 0;
+  std::vector<double> start_s;   ///< per kernel
+  std::vector<double> finish_s;  ///< per kernel
+};
+/// Every kernel starts as soon as all it waits for (`waits_for`, with the stream order) have
+/// finished, and the kernels running at once share the machine: together they progress at the
+/// rate min(1, 1 / (their cores), 1 / (their compute), 1 / (their memory)) of their own times,
+/// each demand summed over them. One kernel at a time gives the sum of the times; kernels whose
+/// demands fit the machine together take the longest of theirs. Never below the critical path,
+/// never above the sum (at most n kernels at once each progress at 1/n or more).
+SharedSchedule shared_machine_schedule(const std::vector<std::vector<std::size_t>>& waits_for,
+                                       const std::vector<std::size_t>& order,
+                                       const std::vector<double>& time_s,
+                                       const std::vector<KernelDemand>& demand);
 
 // ---- implementation of the template ----
 template <class WriterOf>

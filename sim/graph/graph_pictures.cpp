@@ -111,26 +111,25 @@ RooflineChart graph_roofline(const GraphConfig& config,
   return chart;
 }
 
-std::string graph_gantt_svg(const GraphConfig& config,
-                            const std::vector<KernelSimulation>* simulated) {
-  const std::vector<Slice> slices = schedule(config, simulated);
-  // A lane per distinct kernel, in the order each first runs.
-  std::vector<std::size_t> lane_of(config.runs.size(), config.runs.size());
-  std::vector<std::size_t> lanes;
-  for (const Slice& slice : slices) {
-    const std::size_t run = config.run_of[slice.kernel];
-    if (lane_of[run] == config.runs.size()) {
-      lane_of[run] = lanes.size();
-      lanes.push_back(run);
-    }
-  }
-  const double total = slices.empty() ? 0 : slices.back().start_s + slices.back().time_s;
+namespace {
+
+// A bar of a Gantt chart: a kernel on a lane from its start for its time.
+struct Bar {
+  std::size_t kernel;
+  std::size_t lane;
+  double start_s;
+  double time_s;
+};
+
+std::string gantt_svg(const GraphConfig& config, const std::string& title,
+                      const std::vector<std::string>& lanes, const std::vector<Bar>& bars,
+                      const std::vector<std::size_t>& colour_of) {
+  double total = 0;
+  for (const Bar& bar : bars) total = std::max(total, bar.start_s + bar.time_s);
   constexpr double kLabel = 260, kPlot = 720, kLane = 18, kTop = 28, kBottom = 30;
   const double height = kTop + kLane * static_cast<double>(lanes.size()) + kBottom;
   Svg svg(kLabel + kPlot + 20, height);
-  svg.element("text", {{"x", "4"}, {"y", "16"}, {"font-size", "13"}},
-              fmt::format("The kernels over time ({}, one after another)",
-                          simulated ? "simulated" : "T_ideal"));
+  svg.element("text", {{"x", "4"}, {"y", "16"}, {"font-size", "13"}}, title);
   const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                            "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
   for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
@@ -140,25 +139,24 @@ std::string graph_gantt_svg(const GraphConfig& config,
                  {"y", svg_number(y + kLane - 5)},
                  {"font-size", "11"},
                  {"text-anchor", "end"}},
-                short_label(group_name(config, config.runs[lanes[lane]].kernels)));
+                short_label(lanes[lane]));
   }
   svg.open("g", {{"class", "kernels"}});
-  for (const Slice& slice : slices) {
-    const std::size_t run = config.run_of[slice.kernel];
-    const double y = kTop + kLane * static_cast<double>(lane_of[run]);
-    const double x = kLabel + kPlot * ratio(slice.start_s, total);
-    const double width = std::max(0.5, kPlot * ratio(slice.time_s, total));
+  for (const Bar& bar : bars) {
+    const double y = kTop + kLane * static_cast<double>(bar.lane);
+    const double x = kLabel + kPlot * ratio(bar.start_s, total);
+    const double width = std::max(0.5, kPlot * ratio(bar.time_s, total));
     svg.open("rect", {{"x", svg_number(x)},
                       {"y", svg_number(y + 2)},
                       {"width", svg_number(width)},
                       {"height", svg_number(kLane - 4)},
-                      {"fill", palette[lane_of[run] % std::size(palette)]},
-                      {"data-kernel", config.kernels[slice.kernel].name},
-                      {"data-start-s", fmt::format("{}", slice.start_s)},
-                      {"data-time-s", fmt::format("{}", slice.time_s)}});
+                      {"fill", palette[colour_of[bar.kernel] % std::size(palette)]},
+                      {"data-kernel", config.kernels[bar.kernel].name},
+                      {"data-start-s", fmt::format("{}", bar.start_s)},
+                      {"data-time-s", fmt::format("{}", bar.time_s)}});
     svg.element("title", {},
-                fmt::format("{}: {} from {}", config.kernels[slice.kernel].name,
-                            duration(slice.time_s), duration(slice.start_s)));
+                fmt::format("{}: {} from {}", config.kernels[bar.kernel].name, duration(bar.time_s),
+                            duration(bar.start_s)));
     svg.close("rect");
   }
   svg.close("g");
@@ -172,6 +170,66 @@ std::string graph_gantt_svg(const GraphConfig& config,
                {"text-anchor", "end"}},
               duration(total));
   return svg.str();
+}
+
+// The distinct kernels in the order each first runs, and each kernel's place among them (its
+// colour in both charts).
+std::vector<std::size_t> distinct_lane_of_kernel(const GraphConfig& config,
+                                                 std::vector<std::size_t>& lanes) {
+  std::vector<std::size_t> lane_of(config.runs.size(), config.runs.size());
+  for (std::size_t k : config.order) {
+    const std::size_t run = config.run_of[k];
+    if (lane_of[run] == config.runs.size()) {
+      lane_of[run] = lanes.size();
+      lanes.push_back(run);
+    }
+  }
+  std::vector<std::size_t> of_kernel(config.kernels.size());
+  for (std::size_t k = 0; k < config.kernels.size(); ++k) of_kernel[k] = lane_of[config.run_of[k]];
+  return of_kernel;
+}
+
+std::string stream_label(const std::string& stream) {
+  return stream.empty() ? "stream (default)" : "stream " + stream;
+}
+
+}  // namespace
+
+std::string graph_gantt_svg(const GraphConfig& config,
+                            const std::vector<KernelSimulation>* simulated) {
+  // A lane per distinct kernel, in the order each first runs.
+  std::vector<std::size_t> runs;
+  const std::vector<std::size_t> lane_of = distinct_lane_of_kernel(config, runs);
+  std::vector<std::string> lanes;
+  for (std::size_t run : runs) lanes.push_back(group_name(config, config.runs[run].kernels));
+  std::vector<Bar> bars;
+  for (const Slice& slice : schedule(config, simulated)) {
+    bars.push_back(Bar{slice.kernel, lane_of[slice.kernel], slice.start_s, slice.time_s});
+  }
+  return gantt_svg(config,
+                   fmt::format("The kernels over time ({}, one after another)",
+                               simulated ? "simulated" : "T_ideal"),
+                   lanes, bars, lane_of);
+}
+
+std::string graph_streams_gantt_svg(const GraphConfig& config,
+                                    const std::vector<KernelSimulation>* simulated) {
+  const std::vector<std::string> streams = streams_of(config);
+  std::vector<std::string> lanes;
+  for (const std::string& stream : streams) lanes.push_back(stream_label(stream));
+  std::vector<std::size_t> runs;
+  const std::vector<std::size_t> colour_of = distinct_lane_of_kernel(config, runs);
+  const SharedSchedule at_once = streams_schedule(config, simulated);
+  std::vector<Bar> bars;
+  for (std::size_t k : config.order) {
+    const std::size_t lane =
+        std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin();
+    bars.push_back(Bar{k, lane, at_once.start_s[k], at_once.finish_s[k] - at_once.start_s[k]});
+  }
+  return gantt_svg(config,
+                   fmt::format("The streams at once ({}, sharing the machine)",
+                               simulated ? "simulated" : "T_ideal"),
+                   lanes, bars, colour_of);
 }
 
 std::string graph_timeline_json(const GraphConfig& config,
@@ -201,6 +259,33 @@ std::string graph_timeline_json(const GraphConfig& config,
                                         {"bound_at", s.limit},
                                         {"limiter", s.limiter}}}});
   }
+  // With several streams, a second process: a track per stream, the kernels at once.
+  const std::vector<std::string> streams = streams_of(config);
+  if (streams.size() > 1) {
+    events.push_back(Json{{"name", "process_name"},
+                          {"ph", "M"},
+                          {"pid", 2},
+                          {"args", Json{{"name", "streams at once (sharing the machine)"}}}});
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      events.push_back(Json{{"name", "thread_name"},
+                            {"ph", "M"},
+                            {"pid", 2},
+                            {"tid", i + 1},
+                            {"args", Json{{"name", stream_label(streams[i])}}}});
+    }
+    const SharedSchedule at_once = streams_schedule(config, &simulated);
+    for (std::size_t k : config.order) {
+      const std::size_t tid =
+          std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin() + 1;
+      events.push_back(Json{{"name", config.kernels[k].name},
+                            {"cat", kind_name(config.kernels[k].workload)},
+                            {"ph", "X"},
+                            {"pid", 2},
+                            {"tid", tid},
+                            {"ts", at_once.start_s[k] * 1e6},
+                            {"dur", (at_once.finish_s[k] - at_once.start_s[k]) * 1e6}});
+    }
+  }
   return Json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 
@@ -220,6 +305,10 @@ std::string render_graph_html(const GraphConfig& config,
           render_roofline_svg(graph_roofline(config, simulated)) + "</div>\n";
   html += "<h2>The kernels over time</h2>\n<div class=\"chart\" id=\"gantt\">\n" +
           graph_gantt_svg(config, simulated) + "</div>\n";
+  if (streams_of(config).size() > 1) {
+    html += "<h2>The streams at once</h2>\n<div class=\"chart\" id=\"streams\">\n" +
+            graph_streams_gantt_svg(config, simulated) + "</div>\n";
+  }
   return html + html_page_end();
 }
 

@@ -23,12 +23,19 @@ RooflineChart graph_roofline(const GraphConfig& config,
 std::string graph_gantt_svg(const GraphConfig& config,
                             const std::vector<KernelSimulation>* simulated);
 
+/// The kernels with their streams at once (streams_schedule): a lane per stream, a bar per
+/// kernel from its start to its finish, as SVG.
+std::string graph_streams_gantt_svg(const GraphConfig& config,
+                                    const std::vector<KernelSimulation>* simulated);
+
 /// The same schedule as trace events: one complete slice ("X") per kernel on one track, its
-/// figures as arguments. Times in microseconds, as the format has them.
+/// figures as arguments; with several streams, a second process with a track per stream and the
+/// kernels at once. Times in microseconds, as the format has them.
 std::string graph_timeline_json(const GraphConfig& config,
                                 const std::vector<KernelSimulation>& simulated);
 
-/// One self-contained page: the totals, the kernels' table, the roofline and the Gantt chart.
+/// One self-contained page: the totals, the kernels' table, the roofline and the Gantt chart
+/// (and, with several streams, the streams' one).
 std::string render_graph_html(const GraphConfig& config,
                               const std::vector<KernelSimulation>* simulated);
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <numeric>
 #include <regex>
-#include <set>
 
 #include "sim/report/report.hpp"
 #include "sim/report/report_table.hpp"
@@ -30,7 +29,7 @@ struct Totals {
   std::uint64_t fusion_saved_bytes = 0;
   CriticalPath critical;  ///< by T_ideal
   std::size_t streams = 1;
-  double streams_time_s = 0;  ///< T_ideal with the streams at once (shared_machine_time)
+  double streams_time_s = 0;  ///< T_ideal with the streams at once (streams_schedule)
   // Simulated
   double time_s = 0;
   std::uint64_t sim_flops = 0;
@@ -86,25 +85,9 @@ Totals totals_of(const GraphConfig& config, const std::vector<KernelSimulation>*
   t.critical = critical_path(config.dependencies, config.order, ideal);
   if (simulated) t.sim_critical = critical_path(config.dependencies, config.order, times);
 
-  // Streams at once. The analytical demands are the roofline's: a kernel at T_ideal keeps its
-  // compute units busy T_compute / T_ideal of the time and its HBM T_memory / T_ideal (the note's
-  // model has no block slots).
-  std::vector<std::string> streams;
-  std::vector<KernelDemand> ideal_demand(config.kernels.size());
-  std::vector<KernelDemand> sim_demand(config.kernels.size());
-  for (std::size_t k = 0; k < config.kernels.size(); ++k) {
-    streams.push_back(config.kernels[k].stream);
-    const Roofline& r = config.kernel_config(k).analysis.roofline;
-    ideal_demand[k].compute = ratio(r.t_compute_s, r.t_ideal_s);
-    ideal_demand[k].memory = ratio(r.t_memory_s, r.t_ideal_s);
-    if (simulated) sim_demand[k] = (*simulated)[config.run_of[k]].demand;
-  }
-  t.streams = std::set<std::string>(streams.begin(), streams.end()).size();
-  const auto waits_for = with_stream_order(config.dependencies, config.order, streams);
-  t.streams_time_s = shared_machine_time(waits_for, config.order, ideal, ideal_demand);
-  if (simulated) {
-    t.sim_streams_time_s = shared_machine_time(waits_for, config.order, times, sim_demand);
-  }
+  t.streams = streams_of(config).size();
+  t.streams_time_s = streams_schedule(config, nullptr).time_s;
+  if (simulated) t.sim_streams_time_s = streams_schedule(config, simulated).time_s;
   return t;
 }
 
@@ -178,6 +161,42 @@ std::string by_limit_text(const Totals& t) {
 }
 
 }  // namespace
+
+std::vector<std::string> streams_of(const GraphConfig& config) {
+  std::vector<std::string> streams;
+  for (std::size_t k : config.order) {
+    const std::string& stream = config.kernels[k].stream;
+    if (std::find(streams.begin(), streams.end(), stream) == streams.end()) {
+      streams.push_back(stream);
+    }
+  }
+  return streams;
+}
+
+SharedSchedule streams_schedule(const GraphConfig& config,
+                                const std::vector<KernelSimulation>* simulated) {
+  const std::size_t n = config.kernels.size();
+  std::vector<std::string> stream(n);
+  std::vector<double> time(n, 0);
+  std::vector<KernelDemand> demand(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    stream[k] = config.kernels[k].stream;
+    if (simulated) {
+      const KernelSimulation& s = (*simulated)[config.run_of[k]];
+      time[k] = s.time_s;
+      demand[k] = s.demand;
+    } else {
+      // A kernel at T_ideal keeps its compute units busy T_compute / T_ideal of the time and
+      // its HBM T_memory / T_ideal; the note's model has no block slots.
+      const Roofline& r = config.kernel_config(k).analysis.roofline;
+      time[k] = r.t_ideal_s;
+      demand[k].compute = ratio(r.t_compute_s, r.t_ideal_s);
+      demand[k].memory = ratio(r.t_memory_s, r.t_ideal_s);
+    }
+  }
+  return shared_machine_schedule(with_stream_order(config.dependencies, config.order, stream),
+                                 config.order, time, demand);
+}
 
 // "layers.*.q_proj" for kernels named alike but for their numbers; "layers.*.q_proj +
 // layers.*.k_proj" for the same workload under several names.

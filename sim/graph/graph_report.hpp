@@ -23,6 +23,13 @@ std::string group_name(const GraphConfig& config, const std::vector<std::size_t>
 /// The time of every kernel of distinct kernel `run`: simulated, else T_ideal.
 double group_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
                     std::size_t run);
+/// The graph's streams (`kernels[i].stream`), each once, in the order first met in the run.
+std::vector<std::string> streams_of(const GraphConfig& config);
+/// The kernels with their streams at once (shared_machine_schedule): their simulated times and
+/// uses of the machine, or null for T_ideal and the roofline's (T_compute / T_ideal of the
+/// compute units, T_memory / T_ideal of the HBM, no block slots).
+SharedSchedule streams_schedule(const GraphConfig& config,
+                                const std::vector<KernelSimulation>* simulated);
 /// A row per distinct kernel, by share of the time: the text report's table and the HTML one's.
 ReportTable graph_kernel_table(const GraphConfig& config,
                                const std::vector<KernelSimulation>* simulated);

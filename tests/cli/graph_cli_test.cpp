@@ -60,8 +60,10 @@ TEST(GraphRun, TheGraphsFiguresAreItsKernelsSummed) {
 TEST(GraphRun, StreamsAtOnceTakeLessThanTheSumWhenTheKernelsLeaveRoom) {
   // Three decode GEMVs in three streams on the H100: none fills the HBM or the block slots
   // alone, so at once they take less than one after another, and no less than the longest.
-  const nlohmann::json r = graph_report("hardware/h100-sxm5-80gb.yaml",
-                                        "workloads/models/decode-qkv-streams.yaml", "-j 2");
+  const std::string timeline = ::testing::TempDir() + "ridgeline_streams.trace.json";
+  const nlohmann::json r =
+      graph_report("hardware/h100-sxm5-80gb.yaml", "workloads/models/decode-qkv-streams.yaml",
+                   "-j 2 --timeline " + timeline);
   EXPECT_EQ(r["workload"]["streams"], 3);
   const nlohmann::json& s = r["simulated"];
   double longest = 0;
@@ -72,6 +74,24 @@ TEST(GraphRun, StreamsAtOnceTakeLessThanTheSumWhenTheKernelsLeaveRoom) {
   // Together they cannot move the weights faster than the HBM's peak: at least Q / BW.
   EXPECT_GE(s["streams_time_s"].get<double>(),
             s["hbm_bytes"].get<double>() / r["hardware"]["hbm_bytes_per_s"].get<double>());
+  // The timeline has a track per stream beside the one of the kernels one after another: each
+  // kernel there no shorter than alone, the last ending at the streams' time.
+  const nlohmann::json trace = nlohmann::json::parse(test::slurp(timeline));
+  std::remove(timeline.c_str());
+  double last_end = 0;
+  std::size_t slices = 0;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] != "X" || event["pid"] != 2) continue;
+    ++slices;
+    const auto& kernels = s["kernels"];
+    const auto alone = std::find_if(kernels.begin(), kernels.end(),
+                                    [&](const auto& k) { return k["name"] == event["name"]; });
+    ASSERT_NE(alone, kernels.end());
+    EXPECT_GE(event["dur"].get<double>(), (*alone)["time_s"].get<double>() * 1e6 * (1 - 1e-9));
+    last_end = std::max(last_end, event["ts"].get<double>() + event["dur"].get<double>());
+  }
+  EXPECT_EQ(slices, 3u);
+  EXPECT_NEAR(last_end, s["streams_time_s"].get<double>() * 1e6, 1e-6);
 }
 
 TEST(GraphRun, IdenticalLayersAreSimulatedOnceAndTheNumbersDoNotDependOnJobs) {

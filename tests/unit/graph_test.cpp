@@ -63,28 +63,36 @@ TEST(GraphStreams, KernelsAtOnceShareTheMachineByWhatEachUses) {
   const std::vector<std::size_t> order{0, 1};
   // Each alone 4 s. One HBM-bound (a quarter of the compute units), one compute-bound (a
   // quarter of the HBM): together they use 1.25 of each, so both progress at 0.8: 5 s, not 8.
-  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {4.0, 4.0},
-                                       {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}}),
+  EXPECT_DOUBLE_EQ(shared_machine_schedule(apart, order, {4.0, 4.0},
+                                           {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}})
+                       .time_s,
                    5.0);
   // Half of everything each: they fit together, 4 s.
-  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {4.0, 4.0},
-                                       {KernelDemand{0.5, 0.5, 0.5}, KernelDemand{0.5, 0.5, 0.5}}),
-                   4.0);
+  EXPECT_DOUBLE_EQ(
+      shared_machine_schedule(apart, order, {4.0, 4.0},
+                              {KernelDemand{0.5, 0.5, 0.5}, KernelDemand{0.5, 0.5, 0.5}})
+          .time_s,
+      4.0);
   // Both take every block slot: one after the other in effect. 2 s and 4 s at half speed until
   // the first ends (4 s), then the second's last 2 s alone: 6 s, the sum.
-  EXPECT_DOUBLE_EQ(shared_machine_time(apart, order, {2.0, 4.0},
-                                       {KernelDemand{1, 0.1, 0.1}, KernelDemand{1, 0.1, 0.1}}),
+  EXPECT_DOUBLE_EQ(shared_machine_schedule(apart, order, {2.0, 4.0},
+                                           {KernelDemand{1, 0.1, 0.1}, KernelDemand{1, 0.1, 0.1}})
+                       .time_s,
                    6.0);
   // In one stream (1 waits for 0) nothing overlaps: the sum.
-  EXPECT_DOUBLE_EQ(shared_machine_time(Dependencies{{}, {0}}, order, {4.0, 4.0},
-                                       {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}}),
+  EXPECT_DOUBLE_EQ(shared_machine_schedule(Dependencies{{}, {0}}, order, {4.0, 4.0},
+                                           {KernelDemand{0, 0.25, 1}, KernelDemand{0, 1, 0.25}})
+                       .time_s,
                    8.0);
   // A diamond (0 feeds 1 and 2, both feed 3), 1 and 2 fitting together: the critical path.
   const Dependencies diamond{{}, {0}, {0}, {1, 2}};
   const std::vector<double> times{1.0, 5.0, 2.0, 3.0};
   const std::vector<KernelDemand> light(4, KernelDemand{0.3, 0.3, 0.3});
-  EXPECT_DOUBLE_EQ(shared_machine_time(diamond, {0, 1, 2, 3}, times, light),
-                   critical_path(diamond, {0, 1, 2, 3}, times).time_s);
+  const SharedSchedule schedule = shared_machine_schedule(diamond, {0, 1, 2, 3}, times, light);
+  EXPECT_DOUBLE_EQ(schedule.time_s, critical_path(diamond, {0, 1, 2, 3}, times).time_s);
+  // 1 and 2 start together when 0 ends; 3 when the longer of them, 1, ends.
+  EXPECT_EQ(schedule.start_s, (std::vector<double>{0, 1, 1, 6}));
+  EXPECT_EQ(schedule.finish_s, (std::vector<double>{1, 6, 3, 9}));
 }
 
 GraphConfig load(const std::string& hardware, const std::string& workload,
