@@ -41,3 +41,8 @@ check 0 graph-fused analyze configs/hardware/h100-sxm5-80gb.yaml \
 check 0 transformer analyze configs/hardware/h100-sxm5-80gb.yaml \
   configs/workloads/models/llama-3-8b-decode.yaml --set workload.layers=2 \
   --roofline "$out/t.svg" --report "$out/t.html"
+# Streams at once, with their Gantt chart; and a model larger than the HBM, refused.
+check 0 streams analyze configs/hardware/h100-sxm5-80gb.yaml \
+  configs/workloads/models/decode-qkv-streams.yaml --report "$out/s.html" --json "$out/s.json"
+check 2 graph-too-large analyze configs/hardware/h100-sxm5-80gb.yaml \
+  configs/workloads/models/llama-2-70b-decode.yaml
