@@ -244,7 +244,8 @@ std::string graph_timeline_json(const GraphConfig& config,
                         {"pid", 1},
                         {"tid", 1},
                         {"args", Json{{"name", "kernels"}}}});
-  for (const Slice& slice : schedule(config, &simulated)) {
+  const std::vector<Slice> slices = schedule(config, &simulated);
+  for (const Slice& slice : slices) {
     const std::size_t run = config.run_of[slice.kernel];
     const KernelSimulation& s = simulated[run];
     events.push_back(Json{{"name", config.kernels[slice.kernel].name},
@@ -258,6 +259,23 @@ std::string graph_timeline_json(const GraphConfig& config,
                                         {"hbm_bytes", s.hbm_bytes()},
                                         {"bound_at", s.limit},
                                         {"limiter", s.limiter}}}});
+    // Beneath the slice, a counter track per part of the machine: what the kernel kept busy of
+    // it, on average over its run (its own timeline has the per-unit detail; a graph's would be
+    // every kernel's many times over).
+    events.push_back(Json{{"name", "busy (fraction of the machine)"},
+                          {"ph", "C"},
+                          {"pid", 1},
+                          {"ts", slice.start_s * 1e6},
+                          {"args", Json{{"hbm", s.demand.memory},
+                                        {"compute", s.demand.compute},
+                                        {"block slots", s.demand.cores}}}});
+  }
+  if (!slices.empty()) {  // the counters fall to zero when the last kernel ends
+    events.push_back(Json{{"name", "busy (fraction of the machine)"},
+                          {"ph", "C"},
+                          {"pid", 1},
+                          {"ts", (slices.back().start_s + slices.back().time_s) * 1e6},
+                          {"args", Json{{"hbm", 0}, {"compute", 0}, {"block slots", 0}}}});
   }
   // With several streams, a second process: a track per stream, the kernels at once.
   const std::vector<std::string> streams = streams_of(config);

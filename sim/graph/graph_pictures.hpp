@@ -29,8 +29,10 @@ std::string graph_streams_gantt_svg(const GraphConfig& config,
                                     const std::vector<KernelSimulation>* simulated);
 
 /// The same schedule as trace events: one complete slice ("X") per kernel on one track, its
-/// figures as arguments; with several streams, a second process with a track per stream and the
-/// kernels at once. Times in microseconds, as the format has them.
+/// figures as arguments, and beneath it counters ("C") of what each kernel kept busy of the
+/// HBM, the compute units and the block slots, on average over its run; with several streams, a
+/// second process with a track per stream and the kernels at once. Times in microseconds, as the
+/// format has them.
 std::string graph_timeline_json(const GraphConfig& config,
                                 const std::vector<KernelSimulation>& simulated);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "tests/cli/cli_support.hpp"
 #include "tests/test_support.hpp"
@@ -191,6 +192,21 @@ TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
   }
   EXPECT_EQ(slices, 5u);
   EXPECT_NEAR(total_us, report["simulated"]["time_s"].get<double>() * 1e6, 1e-6);
+  // Beneath them, what each kernel kept busy of the machine, from its start: every share a
+  // fraction, and zero once the last kernel ends.
+  std::vector<nlohmann::json> counters;
+  for (const auto& event : timeline["traceEvents"]) {
+    if (event["ph"] == "C") counters.push_back(event);
+  }
+  ASSERT_EQ(counters.size(), 6u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (const char* part : {"hbm", "compute", "block slots"}) {
+      EXPECT_GE(counters[i]["args"][part].get<double>(), 0) << part;
+      EXPECT_LE(counters[i]["args"][part].get<double>(), 1) << part;
+    }
+  }
+  EXPECT_NEAR(counters[5]["ts"].get<double>(), end_us, 1e-6);
+  EXPECT_EQ(counters[5]["args"]["hbm"].get<double>(), 0);
   // The roofline: a filled circle per distinct kernel, their areas their shares of the time.
   const std::string svg = test::slurp(out.path("r.svg"));
   std::size_t simulated_points = 0;
