@@ -35,9 +35,7 @@ std::vector<Slice> schedule(const GraphConfig& config,
   std::vector<Slice> slices;
   double now = 0;
   for (std::size_t k : config.order) {
-    const std::size_t run = config.run_of[k];
-    const double time =
-        simulated ? (*simulated)[run].time_s : config.runs[run].config.analysis.roofline.t_ideal_s;
+    const double time = run_time_s(config, simulated, config.run_of[k]);
     slices.push_back(Slice{k, now, time});
     now += time;
   }
@@ -189,6 +187,13 @@ std::vector<std::size_t> distinct_lane_of_kernel(const GraphConfig& config,
   return of_kernel;
 }
 
+// Kernel k's stream's place among `streams` (streams_of's).
+std::size_t stream_lane(const GraphConfig& config, const std::vector<std::string>& streams,
+                        std::size_t k) {
+  return static_cast<std::size_t>(
+      std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin());
+}
+
 std::string stream_label(const std::string& stream) {
   return stream.empty() ? "stream (default)" : "stream " + stream;
 }
@@ -222,9 +227,8 @@ std::string graph_streams_gantt_svg(const GraphConfig& config,
   const SharedSchedule at_once = streams_schedule(config, simulated);
   std::vector<Bar> bars;
   for (std::size_t k : config.order) {
-    const std::size_t lane =
-        std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin();
-    bars.push_back(Bar{k, lane, at_once.start_s[k], at_once.finish_s[k] - at_once.start_s[k]});
+    bars.push_back(Bar{k, stream_lane(config, streams, k), at_once.start_s[k],
+                       at_once.finish_s[k] - at_once.start_s[k]});
   }
   return gantt_svg(config,
                    fmt::format("The streams at once ({}, sharing the machine)",
@@ -293,8 +297,7 @@ std::string graph_timeline_json(const GraphConfig& config,
     }
     const SharedSchedule at_once = streams_schedule(config, &simulated);
     for (std::size_t k : config.order) {
-      const std::size_t tid =
-          std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin() + 1;
+      const std::size_t tid = stream_lane(config, streams, k) + 1;
       events.push_back(Json{{"name", config.kernels[k].name},
                             {"cat", kind_name(config.kernels[k].workload)},
                             {"ph", "X"},

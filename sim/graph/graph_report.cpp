@@ -181,15 +181,13 @@ SharedSchedule streams_schedule(const GraphConfig& config,
   std::vector<KernelDemand> demand(n);
   for (std::size_t k = 0; k < n; ++k) {
     stream[k] = config.kernels[k].stream;
+    time[k] = run_time_s(config, simulated, config.run_of[k]);
     if (simulated) {
-      const KernelSimulation& s = (*simulated)[config.run_of[k]];
-      time[k] = s.time_s;
-      demand[k] = s.demand;
+      demand[k] = (*simulated)[config.run_of[k]].demand;
     } else {
       // A kernel at T_ideal keeps its compute units busy T_compute / T_ideal of the time and
       // its HBM T_memory / T_ideal; the note's model has no block slots.
       const Roofline& r = config.kernel_config(k).analysis.roofline;
-      time[k] = r.t_ideal_s;
       demand[k].compute = ratio(r.t_compute_s, r.t_ideal_s);
       demand[k].memory = ratio(r.t_memory_s, r.t_ideal_s);
     }
@@ -212,11 +210,14 @@ std::string group_name(const GraphConfig& config, const std::vector<std::size_t>
   return fmt::format("{}", fmt::join(patterns, " + "));
 }
 
+double run_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
+                  std::size_t run) {
+  return simulated ? (*simulated)[run].time_s : config.runs[run].config.analysis.roofline.t_ideal_s;
+}
+
 double group_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
                     std::size_t run) {
-  const double each =
-      simulated ? (*simulated)[run].time_s : config.runs[run].config.analysis.roofline.t_ideal_s;
-  return each * static_cast<double>(config.runs[run].kernels.size());
+  return run_time_s(config, simulated, run) * static_cast<double>(config.runs[run].kernels.size());
 }
 
 Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimulation>* simulated) {

@@ -20,6 +20,9 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
 /// The name of a distinct kernel's row: "layers.*.q_proj" for kernels named alike but for their
 /// numbers, "layers.*.q_proj + layers.*.k_proj" for one workload under several names.
 std::string group_name(const GraphConfig& config, const std::vector<std::size_t>& kernels);
+/// The time of one kernel of distinct kernel `run`: simulated, else T_ideal.
+double run_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
+                  std::size_t run);
 /// The time of every kernel of distinct kernel `run`: simulated, else T_ideal.
 double group_time_s(const GraphConfig& config, const std::vector<KernelSimulation>* simulated,
                     std::size_t run);
