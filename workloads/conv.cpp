@@ -216,7 +216,7 @@ Analysis analyze(const ConvSpec& s, const Roof& roof, const KernelTarget& target
   // Whole tiles land every K-step; compute reads the GEMM's operand bytes.
   const std::uint64_t block_steps = blocks * s.steps();
   a.sram_write_bytes = block_steps * (s.tile.m + s.tile.n) * s.tile.k * e;
-  a.sram_read_bytes = block_steps * sram_reads_per_step_of(gemm);
+  a.sram_read_bytes = block_steps * sram_reads_per_step_of(gemm, target.warp_size);
   a.roof = roof;
   a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
   a.footprint = footprint(gemm, target);
@@ -311,7 +311,8 @@ Program row_tile_program(const ConvSpec& s, std::uint64_t tile, bool shared,
                                           t.k * e, s.kernel_r * s.kernel_s * c * e, 1};
         weights.block_col_bytes = t.n * s.kernel_r * s.kernel_s * c * e;
         loads.push_back(Op::load(kW, step, weights, t.k * t.n * e + zero_rows * a_row_lands));
-        loop.add_step(loads, Op::compute(step, 2 * t.m * t.n * t.k, sram_reads_per_step_of(gemm)));
+        loop.add_step(loads, Op::compute(step, 2 * t.m * t.n * t.k,
+                                         sram_reads_per_step_of(gemm, target.warp_size)));
       }
     }
   }

@@ -347,17 +347,44 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   return check_cluster(s);
 }
 
-RegisterTile sram_read_tile(const GemmSpec& s) {
-  return s.warp_tile ? RegisterTile{s.warp_tile->m, s.warp_tile->n} : s.register_tile;
-}
-
-std::uint64_t sram_reads_per_step_of(const GemmSpec& s) {
-  // Each thread of (B_M/R_M)(B_N/R_N) reads R_M elements of A and R_N of B per k (each warp of
-  // (B_M/W_M)(B_N/W_N), W_M and W_N).
+std::uint64_t sram_read_elements_per_k(const GemmSpec& s, std::uint32_t warp_size) {
   if (s.strategy != GemmStrategy::tiled) return 0;
   const TileShape& t = s.tile;
-  const RegisterTile reader = sram_read_tile(s);
-  return (t.m / reader.m) * (t.n / reader.n) * (reader.m + reader.n) * t.k * element_bytes(s.dtype);
+  if (s.warp_tile) {
+    // Each warp (or warpgroup) of (B_M/W_M)(B_N/W_N) reads W_M elements of A and W_N of B.
+    const WarpTile& w = *s.warp_tile;
+    return (t.m / w.m) * (t.n / w.n) * (w.m + w.n);
+  }
+  // Threads are numbered along n first: the block's thread grid has B_N/R_N columns, and a warp
+  // is warp_size consecutive threads of it. A warp reads the R_M elements of A of each grid row it
+  // spans and the R_N of B of each column, once: threads that read the same word get it from one
+  // bank access.
+  const RegisterTile& r = s.register_tile;
+  const std::uint64_t columns = t.n / r.n;
+  const std::uint64_t threads = (t.m / r.m) * columns;
+  const std::uint64_t width = std::max<std::uint32_t>(1, warp_size);
+  const auto warp_reads = [&](std::uint64_t first, std::uint64_t last) {  // threads, inclusive
+    const std::uint64_t rows = last / columns - first / columns + 1;
+    const std::uint64_t cols =
+        rows == 1   ? last - first + 1
+        : rows == 2 ? std::min(columns, columns - first % columns + last % columns + 1)
+                    : columns;
+    return rows * r.m + cols * r.n;
+  };
+  // Every warp alike when a warp covers whole rows or lies within one (the usual shapes).
+  const std::uint64_t whole_warps = threads / width;
+  if (columns % width == 0 || (width % columns == 0 && threads % width == 0)) {
+    return whole_warps * warp_reads(0, width - 1) +
+           (threads % width == 0 ? 0 : warp_reads(whole_warps * width, threads - 1));
+  }
+  std::uint64_t elements = 0;
+  for (std::uint64_t first = 0; first < threads; first += width)
+    elements += warp_reads(first, std::min(threads, first + width) - 1);
+  return elements;
+}
+
+std::uint64_t sram_reads_per_step_of(const GemmSpec& s, std::uint32_t warp_size) {
+  return sram_read_elements_per_k(s, warp_size) * s.tile.k * element_bytes(s.dtype);
 }
 
 std::uint64_t threads_per_block(const GemmSpec& s) {
@@ -436,9 +463,9 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   if (tiled) {
     // Whole tiles land in every block's SRAM; threads (or warps) read them into registers, each
     // element reused over the register (or warp) tile.
-    const RegisterTile r = sram_read_tile(s);
     a.sram_write_bytes = batch * (g.cols * mp * kp * e + g.rows * kp * np * e);
-    a.sram_read_bytes = batch * ((np / r.n) * mp * kp * e + (mp / r.m) * kp * np * e);
+    a.sram_read_bytes =
+        batch * g.rows * g.cols * kp * sram_read_elements_per_k(s, target.warp_size) * e;
   }
   a.roof = roof;
   a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops);
@@ -493,7 +520,7 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                    Op::load(kB, static_cast<std::uint32_t>(step),
                             tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
                   Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
-                              tiles.sram_reads_per_step()));
+                              tiles.sram_reads_per_step(target.warp_size)));
   }
   const std::uint32_t last = static_cast<std::uint32_t>(first_step + steps - 1);
   std::uint32_t result = loop.last_compute();

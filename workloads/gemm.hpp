@@ -203,12 +203,15 @@ KSlice k_slice(const GemmSpec& spec, std::uint64_t split);
 std::optional<Violation> check_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
-/// The outputs whose operands are read from SRAM together: a warp's when the warp shares its
-/// fragments (warp_tile), else one thread's register tile.
-RegisterTile sram_read_tile(const GemmSpec& spec);
-/// Operand bytes compute reads from SRAM in one K-step of a block (tiled; 0 otherwise): the
-/// A and B elements each thread (or warp, with a warp tile) reads, B_K of each.
-std::uint64_t sram_reads_per_step_of(const GemmSpec& spec);
+/// The A and B elements a block's compute reads from SRAM per k, as the banks deliver them: each
+/// warp (or warpgroup, with a warp tile) reads every distinct element of its outputs' operands
+/// once, since threads of a warp that read one word get it from one bank access (a broadcast).
+/// Without a warp tile the threads are numbered along n first (threadIdx.x along a row of C, as
+/// SIMT kernels index them so that their loads and stores coalesce); 0 unless tiled.
+std::uint64_t sram_read_elements_per_k(const GemmSpec& spec, std::uint32_t warp_size);
+/// Operand bytes compute reads from SRAM in one K-step of a block (tiled; 0 otherwise): B_K of
+/// the elements above.
+std::uint64_t sram_reads_per_step_of(const GemmSpec& spec, std::uint32_t warp_size);
 /// Threads per block: one per register tile of the block's outputs.
 std::uint64_t threads_per_block(const GemmSpec& spec);
 /// The registers one thread needs (before any limit), and what they hold.

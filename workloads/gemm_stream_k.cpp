@@ -87,9 +87,10 @@ Program worker_program(const GemmSpec& s, const GemmTiles& tiles, const StreamKP
     const BlockCoord block = tile_block(g, segment.tile);
     for (std::uint64_t k = segment.first_step; k < segment.first_step + segment.steps; ++k) {
       const auto label = static_cast<std::uint32_t>(k);
-      loop.add_step({Op::load(kA, label, fixed(tiles.a_tile(k, 0, k), block), tiles.a_lands()),
-                     Op::load(kB, label, fixed(tiles.b_tile(k, 0, k), block), tiles.b_lands())},
-                    Op::compute(label, 2 * t.m * t.n * t.k, tiles.sram_reads_per_step()));
+      loop.add_step(
+          {Op::load(kA, label, fixed(tiles.a_tile(k, 0, k), block), tiles.a_lands()),
+           Op::load(kB, label, fixed(tiles.b_tile(k, 0, k), block), tiles.b_lands())},
+          Op::compute(label, 2 * t.m * t.n * t.k, tiles.sram_reads_per_step(target.warp_size)));
     }
     const std::uint32_t result = loop.last_compute();
     FlagPattern flag;

@@ -139,7 +139,9 @@ AddressPattern GemmTiles::partial_tile(std::uint64_t slice, bool split_slice) co
 
 FlagPattern GemmTiles::tile_flag() const { return FlagPattern{0, split_rows(), grid_.cols, 1}; }
 
-std::uint64_t GemmTiles::sram_reads_per_step() const { return sram_reads_per_step_of(spec_); }
+std::uint64_t GemmTiles::sram_reads_per_step(std::uint32_t warp_size) const {
+  return sram_reads_per_step_of(spec_, warp_size);
+}
 
 std::uint64_t GemmTiles::a_lands() const {
   return spec_.strategy == GemmStrategy::tiled ? spec_.tile.m * spec_.tile.k * e_ : 0;

@@ -56,8 +56,8 @@ class GemmTiles {
   /// The flag of the block's output tile, shared by its splits.
   FlagPattern tile_flag() const;
 
-  /// Operand bytes compute reads from SRAM in one K-step of a block.
-  std::uint64_t sram_reads_per_step() const;
+  /// Operand bytes compute reads from SRAM in one K-step of a block (sram_reads_per_step_of).
+  std::uint64_t sram_reads_per_step(std::uint32_t warp_size) const;
   /// Bytes of the A and B tiles that land in a block's SRAM each K-step (whole tiles).
   std::uint64_t a_lands() const;
   std::uint64_t b_lands() const;

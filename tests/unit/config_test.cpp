@@ -266,13 +266,15 @@ TEST_F(ConfigTest, WarpTileRules) {
   expect_error(seed_hardware(), gemm(), {"workload.warp_tile", "unknown key 'k'"},
                {r4, "workload.warp_tile={m: 32, n: 16, k: 8}"});
 
-  // 32 x 16 outputs = 8 x 4 threads of 4 x 4: a warp. SRAM operand reads fall from
-  // M N K e (1/4 + 1/4) per thread to M N K e (1/16 + 1/32) per warp; nothing else moves.
+  // 32 x 16 outputs = 8 x 4 threads of 4 x 4: a warp, reading 32 + 16 elements a k for its 512
+  // outputs, M N K e (1/16 + 1/32). Without the warp tile the 64 x 64 tile's threads are numbered
+  // along n, 16 a row: a warp is 2 x 16 threads and reads 2 x 4 + 16 x 4 = 72 elements a k for
+  // the same 512 outputs, M N K e x 9 / 64. Nothing else moves.
   const RunConfig per_thread = load_config(seed_hardware(), gemm(), {r4});
   const RunConfig per_warp =
       load_config(seed_hardware(), gemm(), {r4, "workload.warp_tile={m: 32, n: 16}"});
   const std::uint64_t mnk_e = 4096ull * 4096 * 4096 * 4;
-  EXPECT_EQ(per_thread.analysis.sram_read_bytes, mnk_e / 4 + mnk_e / 4);
+  EXPECT_EQ(per_thread.analysis.sram_read_bytes, mnk_e / 64 * 9);
   EXPECT_EQ(per_warp.analysis.sram_read_bytes, mnk_e / 16 + mnk_e / 32);
   EXPECT_EQ(per_warp.analysis.sram_write_bytes, per_thread.analysis.sram_write_bytes);
   EXPECT_EQ(per_warp.analysis.hbm_bytes(), per_thread.analysis.hbm_bytes());

@@ -124,9 +124,11 @@ TEST(Conv, ThreeByThreePaddedLoadsWhatLiesInTheInputEveryTap) {
   // 32 C V_H V_W; the weights once for each of the 2 x 3 row tiles; y once.
   EXPECT_EQ(a.hbm_read_bytes, 2 * 2 * 32 * v * v * e + 6 * 64 * taps * e);
   EXPECT_EQ(a.hbm_write_bytes, 2u * 8 * 8 * 64 * e);
-  // 12 blocks of 18 K-steps: whole tiles land, (24 + 32) 16 e; 6 x 8 threads read 4 + 4 each.
+  // 12 blocks of 18 K-steps: whole tiles land, (24 + 32) 16 e. 6 x 8 threads of 4 x 4 outputs,
+  // numbered along n: the first warp spans 4 rows of 8 threads (4 x 4 + 8 x 4 elements a k), the
+  // second the other 2 (2 x 4 + 8 x 4).
   EXPECT_EQ(a.sram_write_bytes, 12u * 18 * (24 + 32) * 16 * e);
-  EXPECT_EQ(a.sram_read_bytes, 12u * 18 * (6 * 8) * (4 + 4) * 16 * e);
+  EXPECT_EQ(a.sram_read_bytes, 12u * 18 * ((4 * 4 + 8 * 4) + (2 * 4 + 8 * 4)) * 16 * e);
   expect_program_carries_analysis(spec);
 }
 

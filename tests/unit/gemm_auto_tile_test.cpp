@@ -83,7 +83,9 @@ TEST(GemmAutoTile, ASkinnyGemmOnTheH100ApproachesTheWeightStream) {
   EXPECT_GT(spec.choice->candidates, 100u);
   EXPECT_EQ(spec.tile.m, 16u);
   const double weights_s = 4096.0 * 4096 * 2 / 3.35e12;
-  EXPECT_LT(spec.choice->estimated_time_s, 1.15 * weights_s);
+  // Within a fifth of it: the tiles landing and the operand reads share the banks of shared
+  // memory (one port), and one latency comes before the first tile.
+  EXPECT_LT(spec.choice->estimated_time_s, 1.2 * weights_s);
   EXPECT_NE(spec.choice->reason.find("split-K"), std::string::npos);  // the other kind's best
   // A new user's tile, one thread an output (72.9 us simulated), estimates far slower.
   GemmSpec naive = spec;

@@ -30,12 +30,13 @@ TEST(AnalyticalLevels, SeedMachineHasHbmAndSram) {
   EXPECT_DOUBLE_EQ(hbm.bandwidth_bytes_per_s, 1e12);
   EXPECT_NEAR(hbm.roof_flop_per_s, 7.968872e12, 1e6);
   EXPECT_NEAR(hbm.time_s, 17.246978e-3, 1e-9);
-  // SRAM: compute reads 2 M N K e of operands (one A and one B element per multiply-add, each
-  // thread one output), loads write the note's input bytes. Ports: 1024 B/cycle each way on 128
-  // cores at 1.25 GHz, 163.84 TB/s; reads dominate, so the read port sets the pace.
+  // SRAM: each thread computes one output; a warp is 32 threads of a row of the 32 x 32 tile and
+  // reads 1 element of A (one bank access for all) and 32 of B a k for its 32 outputs, 33/32 M N
+  // K e; loads write the note's input bytes. Ports: 1024 B/cycle each way on 128 cores at
+  // 1.25 GHz, 163.84 TB/s; reads dominate, so the read port sets the pace.
   const LevelFigures& sram = l.levels[1];
   EXPECT_EQ(sram.name, "sram");
-  const std::uint64_t reads = 2 * 4096ull * 4096 * 4096 * 4;
+  const std::uint64_t reads = 4096ull * 4096 * 4096 * 4 / 32 * 33;
   const std::uint64_t writes = 17'246'978'048u - 4096ull * 4096 * 4;
   EXPECT_EQ(sram.bytes, reads + writes);
   EXPECT_DOUBLE_EQ(sram.time_s, static_cast<double>(reads) / 163.84e12);
@@ -46,8 +47,9 @@ TEST(AnalyticalLevels, SeedMachineHasHbmAndSram) {
 TEST(AnalyticalLevels, RegisterBlockingCutsSramTrafficNotHbm) {
   const Levels l = analytical_levels(seed_config("workloads/seed/gemm-4096-t128-double.yaml",
                                                  {"workload.register_tile={m: 8, n: 8}"}));
-  // (R_M + R_N) / (R_M R_N) = 16 / 64 of the 2 M N K e a 1 x 1 register tile reads.
-  const std::uint64_t reads = 4096ull * 4096 * 4096 * 4 / 4;
+  // 16 threads of 8 x 8 a row of the 128 x 128 tile: a warp spans 2 rows and reads 2 x 8 + 16 x 8
+  // = 144 elements a k for its 2048 outputs.
+  const std::uint64_t reads = 4096ull * 4096 * 4096 * 4 / 2048 * 144;
   EXPECT_EQ(find(l, "sram")->bytes, reads + (4'362'076'160u - 4096ull * 4096 * 4));
   EXPECT_EQ(find(l, "hbm")->bytes, 4'362'076'160u);
   EXPECT_EQ(l.binding, "compute");

@@ -153,9 +153,8 @@ TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
     EXPECT_EQ(hw.core.max_resident_blocks, 32u);
     EXPECT_EQ(hw.threads.max_threads_per_block, 1024u);
     EXPECT_EQ(hw.threads.max_registers_per_thread, 255u);
-    // 32 banks x 4 B a cycle, given to reads and to writes each (docs/ARCHITECTURE.md,
-    // "Hardware presets", says why not to both together).
-    EXPECT_FALSE(hw.core.sram.shared_port);
+    // 32 banks x 4 B a cycle, one set of banks that reads and writes share.
+    EXPECT_TRUE(hw.core.sram.shared_port);
     EXPECT_EQ(hw.core.sram.read_bytes_per_cycle, 128u);
     EXPECT_EQ(hw.core.sram.write_bytes_per_cycle, 128u);
   }

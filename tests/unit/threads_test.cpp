@@ -2,6 +2,8 @@
 // strategy, analytically: every figure against its formula.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tests/test_support.hpp"
 #include "workloads/gemm.hpp"
 #include "workloads/vector_add.hpp"
@@ -87,13 +89,17 @@ TEST(SramLevel, QFollowsTheRegisterTile) {
     const GemmSpec spec = gemm_2048(r_m, r_n);
     const Analysis a = analyze(spec, kRoof);
     const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
-    // M N K e (1/R_N + 1/R_M): each thread reads R_M + R_N operands per k for R_M R_N outputs.
-    EXPECT_EQ(a.sram_read_bytes, mnk_e / r_n + mnk_e / r_m);
+    // The 128 x 128 tile's threads are numbered along n, 128 / R_N a row: a warp of 32 spans
+    // `rows` rows of `cols` threads and reads rows R_M + cols R_N elements a k (a word the
+    // threads share is one bank access) for 32 R_M R_N outputs.
+    const std::uint64_t cols = std::min(32, 128 / r_n), rows = 32 / cols;
+    const std::uint64_t per_warp = rows * r_m + cols * r_n, outputs = 32ull * r_m * r_n;
+    EXPECT_EQ(a.sram_read_bytes, mnk_e / outputs * per_warp);
     EXPECT_EQ(a.sram_write_bytes, a.hbm_read_bytes);  // tiles land in SRAM once
     EXPECT_EQ(a.hbm_read_bytes, mnk_e / 128 + mnk_e / 128);
-    // I at SRAM (reads) = 2 R_M R_N / (e (R_M + R_N)).
+    // I at SRAM (reads) = 2 x 32 R_M R_N / (e (rows R_M + cols R_N)).
     EXPECT_DOUBLE_EQ(static_cast<double>(a.flops) / a.sram_read_bytes,
-                     2.0 * r_m * r_n / (4.0 * (r_m + r_n)));
+                     2.0 * outputs / (4.0 * per_warp));
   }
 }
 
