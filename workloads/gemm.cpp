@@ -362,6 +362,7 @@ std::uint64_t sram_read_elements_per_k(const GemmSpec& s, std::uint32_t warp_siz
   const RegisterTile& r = s.register_tile;
   const std::uint64_t columns = t.n / r.n;
   const std::uint64_t threads = (t.m / r.m) * columns;
+  if (threads == 0) return 0;  // a register tile larger than the tile: refused by check_rules
   const std::uint64_t width = std::max<std::uint32_t>(1, warp_size);
   const auto warp_reads = [&](std::uint64_t first, std::uint64_t last) {  // threads, inclusive
     const std::uint64_t rows = last / columns - first / columns + 1;
