@@ -194,6 +194,18 @@ std::size_t stream_lane(const GraphConfig& config, const std::vector<std::string
       std::find(streams.begin(), streams.end(), config.kernels[k].stream) - streams.begin());
 }
 
+// A counter event ("C") at `start_s`: what a kernel kept busy of the HBM, the compute units and
+// the block slots (nothing: all zero).
+Json busy_counter(double start_s, const KernelDemand& demand) {
+  return Json{
+      {"name", "busy (fraction of the machine)"},
+      {"ph", "C"},
+      {"pid", 1},
+      {"ts", start_s * 1e6},
+      {"args",
+       Json{{"hbm", demand.memory}, {"compute", demand.compute}, {"block slots", demand.cores}}}};
+}
+
 std::string stream_label(const std::string& stream) {
   return stream.empty() ? "stream (default)" : "stream " + stream;
 }
@@ -266,20 +278,10 @@ std::string graph_timeline_json(const GraphConfig& config,
     // Beneath the slice, a counter track per part of the machine: what the kernel kept busy of
     // it, on average over its run (its own timeline has the per-unit detail; a graph's would be
     // every kernel's many times over).
-    events.push_back(Json{{"name", "busy (fraction of the machine)"},
-                          {"ph", "C"},
-                          {"pid", 1},
-                          {"ts", slice.start_s * 1e6},
-                          {"args", Json{{"hbm", s.demand.memory},
-                                        {"compute", s.demand.compute},
-                                        {"block slots", s.demand.cores}}}});
+    events.push_back(busy_counter(slice.start_s, s.demand));
   }
   if (!slices.empty()) {  // the counters fall to zero when the last kernel ends
-    events.push_back(Json{{"name", "busy (fraction of the machine)"},
-                          {"ph", "C"},
-                          {"pid", 1},
-                          {"ts", (slices.back().start_s + slices.back().time_s) * 1e6},
-                          {"args", Json{{"hbm", 0}, {"compute", 0}, {"block slots", 0}}}});
+    events.push_back(busy_counter(slices.back().start_s + slices.back().time_s, KernelDemand{}));
   }
   // With several streams, a second process: a track per stream, the kernels at once.
   const std::vector<std::string> streams = streams_of(config);
