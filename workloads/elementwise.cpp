@@ -12,7 +12,7 @@ namespace ridgeline {
 
 namespace {
 
-constexpr std::array<ElementwiseOpInfo, 14> kOps{{
+constexpr std::array<ElementwiseOpInfo, 15> kOps{{
     {ElementwiseOp::add, "add", 2, 1},
     {ElementwiseOp::sub, "sub", 2, 1},
     {ElementwiseOp::mul, "mul", 2, 1},
@@ -27,6 +27,7 @@ constexpr std::array<ElementwiseOpInfo, 14> kOps{{
     {ElementwiseOp::gelu_erf, "gelu_erf", 1, 5},
     {ElementwiseOp::tanh, "tanh", 1, 1},
     {ElementwiseOp::exp, "exp", 1, 1},
+    {ElementwiseOp::rope, "rope", 1, 3},
 }};
 
 // `shape` right-aligned to `rank` dimensions, the missing leading ones 1.

@@ -15,6 +15,11 @@
 //              x^3 (2), x 0.044715, + x, x sqrt(2/pi), tanh, + 1, x x, x 0.5  9
 //   gelu_erf   0.5 x (1 + erf(x / sqrt(2)))          x 1/sqrt(2), erf, + 1, x x, x 0.5  5
 //   tanh, exp                                                                 1
+//   rope       rotary position embedding of a head's pairs (x1, x2) by the position's angle:
+//              x1 cos - x2 sin, x2 cos + x1 sin: two multiplies and an add an output       3
+//              (its x is [tokens, heads x head_dim]; the position's cos and sin, head_dim
+//              values a token shared by its heads, are not counted: 1 / (2 heads) of the
+//              kernel's bytes)
 //
 // Broadcasting: the output's shape is the inputs' broadcast (shapes right-aligned, a dimension
 // of 1 stretched). Of the output's elements, in row-major order, an input either
@@ -59,7 +64,8 @@ enum class ElementwiseOp : std::uint8_t {
   gelu,
   gelu_erf,
   tanh,
-  exp
+  exp,
+  rope
 };
 
 /// An operation's name in workload files, its inputs and its FLOPs an output element.

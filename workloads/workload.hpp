@@ -15,6 +15,7 @@
 #include "workloads/attention.hpp"
 #include "workloads/conv.hpp"
 #include "workloads/elementwise.hpp"
+#include "workloads/gather.hpp"
 #include "workloads/gemm.hpp"
 #include "workloads/memory_trace.hpp"
 #include "workloads/row_reduction.hpp"
@@ -25,8 +26,9 @@
 namespace ridgeline {
 
 // The order is the order in which messages list the kinds ("choose one of: gemm, ...").
-using WorkloadSpec = std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec,
-                                  ElementwiseSpec, RowReductionSpec, AttentionSpec, ConvSpec>;
+using WorkloadSpec =
+    std::variant<GemmSpec, VectorAddSpec, MemoryTraceSpec, StreamSpec, ElementwiseSpec,
+                 RowReductionSpec, AttentionSpec, ConvSpec, GatherSpec>;
 
 /// The traits of the kind `spec` (a GemmSpec, ...) is.
 template <class Spec>

@@ -12,6 +12,7 @@
 #include "sim/config/elementwise_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
 #include "sim/config/row_reduction_config.hpp"
+#include "sim/config/gather_config.hpp"
 #include "sim/config/run_config.hpp"
 #include "workloads/gemm_auto_tile.hpp"
 

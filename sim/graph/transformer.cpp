@@ -25,6 +25,11 @@ struct TransformerShape {
   bool fused_attention = true;
   std::string norm = "rms_norm";
   bool fuse_epilogues = false;  ///< residual adds (and GELU) into the GEMMs before them
+  bool rope = true;             ///< rotary position embedding of Q and K, a kernel each
+  bool last_logits = true;      ///< prefill: the head runs on each sequence's last position
+
+  /// Rows the language-model head runs on: one a sequence, or every token.
+  std::uint64_t head_rows() const { return last_logits ? batch : tokens(); }
 
   std::uint64_t head_dim() const { return hidden / heads; }
   std::uint64_t tokens() const { return batch * (prefill ? sequence : 1); }  ///< rows of a layer
@@ -59,6 +64,8 @@ TransformerShape read_shape(const ConfigNode& w) {
   if (auto fusion = w.optional("fusion")) {
     s.fuse_epilogues = fusion->choice({"none", "epilogues"}) == "epilogues";
   }
+  if (auto rope = w.optional("rope")) s.rope = rope->choice({"true", "false"}) == "true";
+  if (auto logits = w.optional("logits")) s.last_logits = logits->choice({"last", "all"}) == "last";
   w.reject_unknown_keys();
 
   if (s.hidden % s.heads != 0) {
@@ -127,6 +134,14 @@ class GraphWriter {
     w["tile"] = "auto";
     return w;
   }
+  // Rows of a [table_rows, columns] table picked by `indices` int32 indices.
+  YAML::Node gather(std::uint64_t table_rows, std::uint64_t columns, std::uint64_t indices) {
+    YAML::Node w;
+    w["kind"] = "gather";
+    w["table"] = shape_of({table_rows, columns});
+    w["indices"] = indices;
+    return w;
+  }
   YAML::Node norm(std::uint64_t rows, std::uint64_t columns) {
     YAML::Node w;
     w["kind"] = "row_reduction";
@@ -170,9 +185,21 @@ class GraphWriter {
       kernel(p + proj + "_proj", list_of({p + "attn_norm.out", weight}), list_of({p + proj}),
              gemm(t, heads * d, s_.hidden));
     }
-    // Prefill attends to the prompt's own K and V; decode to the cache, which holds the new
-    // token's too.
+    // The rotary position embedding rotates Q and K by their tokens' positions: a kernel of its
+    // own each, as vLLM's rotary kernel runs it.
+    std::string q = p + "q";
     std::string k = p + "k";
+    if (s_.rope) {
+      for (auto& [tensor, heads] :
+           {std::pair<std::string*, std::uint64_t>{&q, s_.heads}, {&k, s_.kv_heads}}) {
+        const std::string name = *tensor + "_rope";
+        kernel(name, list_of({*tensor}), list_of({name + ".out"}),
+               elementwise("rope", t, heads * d, 1));
+        *tensor = name + ".out";
+      }
+    }
+    // Prefill attends to the prompt's own K and V; decode to the cache, which holds the new
+    // token's too (its append, one token's K and V a layer, is not a kernel here).
     std::string v = p + "v";
     if (!s_.prefill) {
       k = p + "k_cache";
@@ -190,14 +217,14 @@ class GraphWriter {
       w["key_length"] = s_.key_length();
       w["head_dim"] = d;
       w["causal"] = s_.prefill ? "true" : "false";
-      kernel(p + "attention", list_of({p + "q", k, v}), list_of({p + "attn"}), w);
+      kernel(p + "attention", list_of({q, k, v}), list_of({p + "attn"}), w);
     } else {
       // The query heads that share a K/V head are stacked along M, so one GEMM of the batch
       // serves them all: batch x kv_heads GEMMs of (group x queries) x keys x head_dim.
       const std::uint64_t group = s_.heads / s_.kv_heads;
       const std::uint64_t rows = group * s_.query_length();
       const std::uint64_t gemms = s_.batch * s_.kv_heads;
-      kernel(p + "scores", list_of({p + "q", k}), list_of({p + "scores"}),
+      kernel(p + "scores", list_of({q, k}), list_of({p + "scores"}),
              gemm(rows, s_.key_length(), d, gemms));
       YAML::Node softmax;
       softmax["kind"] = "row_reduction";
@@ -241,18 +268,31 @@ class GraphWriter {
   }
 
   YAML::Node write() {
-    input("embeddings");
+    const std::uint64_t t = s_.tokens();
+    // The token ids pick rows of the embedding table.
+    input("embed_tokens.weight");
+    input("tokens");
+    kernel("embed", list_of({"embed_tokens.weight", "tokens"}), list_of({"embeddings"}),
+           gather(s_.vocabulary, s_.hidden, t));
     std::string x = "embeddings";
     for (std::uint64_t l = 0; l < s_.layers; ++l) {
       layer(l, x);
       x = fmt::format("layers.{}.out", l);
     }
-    const std::uint64_t t = s_.tokens();
     kernel("final_norm", norm_reads(x, "final_norm"), list_of({"final_norm.out"}),
            norm(t, s_.hidden));
+    // Generation needs the next token's logits only: each sequence's last position is picked
+    // before the head, as inference engines do.
+    std::string head_input = "final_norm.out";
+    if (s_.head_rows() < t) {
+      input("last_positions");
+      kernel("select_last", list_of({head_input, "last_positions"}), list_of({"final_norm.last"}),
+             gather(t, s_.hidden, s_.head_rows()));
+      head_input = "final_norm.last";
+    }
     input("lm_head.weight");
-    kernel("lm_head", list_of({"final_norm.out", "lm_head.weight"}), list_of({"logits"}),
-           gemm(t, s_.vocabulary, s_.hidden));
+    kernel("lm_head", list_of({head_input, "lm_head.weight"}), list_of({"logits"}),
+           gemm(s_.head_rows(), s_.vocabulary, s_.hidden));
     return graph_;
   }
 
@@ -288,7 +328,9 @@ TransformerGraph transformer_graph(const ConfigNode& workload) {
                    {"dtype", s.dtype},
                    {"attention", s.fused_attention ? "fused" : "unfused"},
                    {"norm", s.norm},
-                   {"fusion", s.fuse_epilogues ? "epilogues" : "none"}};
+                   {"fusion", s.fuse_epilogues ? "epilogues" : "none"},
+                   {"rope", s.rope ? "true" : "false"},
+                   {"logits", s.last_logits ? "last" : "all"}};
   return result;
 }
 

@@ -504,6 +504,24 @@ OnnxKernel layer_norm(const onnx::NodeProto& node, const OnnxNodeContext& c) {
                               {node.input(0), node.input(1), node.input(2)}, node.output(0));
 }
 
+// Rows of its data picked by its indices (an embedding lookup): a gather of the data as a table
+// of rows, axis 0 only.
+OnnxKernel gather(const onnx::NodeProto& node, const OnnxNodeContext& c) {
+  const OnnxDims& data = input_shape(node, 0, c);
+  if (data.empty()) throw UnsupportedNode("it gathers from a scalar");
+  const std::int64_t axis = int_attribute(node, "axis", 0);
+  if (axis_index(axis, data.size()) != 0) {
+    throw UnsupportedNode(fmt::format(
+        "it gathers along axis {} of {}; gather picks rows (axis 0) only", axis, dims_text(data)));
+  }
+  YAML::Node w;
+  w["kind"] = "gather";
+  w["table"] = dims_node({data[0], product(data, 1, data.size())});
+  w["indices"] = std::max<std::uint64_t>(1, element_count(input_shape(node, 1, c)));
+  w["dtype"] = c.dtype;
+  return OnnxKernel{c.kernel_name, {node.input(0), node.input(1)}, {node.output(0)}, flow(w)};
+}
+
 // Why an operator that is not mapped is not.
 std::string why_not_mapped(const std::string& op_type) {
   if (op_type == "Erf") {
@@ -534,6 +552,7 @@ std::vector<OnnxKernel> kernels_of(const onnx::NodeProto& node, const OnnxNodeCo
   if (op == "Conv") return conv(node, c);
   if (op == "Softmax") return {softmax(node, c)};
   if (op == "LayerNormalization") return {layer_norm(node, c)};
+  if (op == "Gather") return {gather(node, c)};
   if (op == "Gelu") {
     // approximate="tanh" is PyTorch's tanh approximation; "none", the default, the exact form.
     const bool tanh = string_attribute(node, "approximate", "none") == "tanh";

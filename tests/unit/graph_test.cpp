@@ -218,30 +218,90 @@ std::uint64_t gemm_flops(const GraphConfig& g) {
   return flops;
 }
 
+const GraphKernel* kernel_named(const GraphConfig& g, const std::string& name,
+                                std::size_t* index = nullptr) {
+  for (std::size_t k = 0; k < g.kernels.size(); ++k) {
+    if (g.kernels[k].name != name) continue;
+    if (index) *index = k;
+    return &g.kernels[k];
+  }
+  return nullptr;
+}
+
 TEST(Transformer, LlamaPrefillHasTheModelsKernelsAndMatrixFlops) {
   const GraphConfig g =
       load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml");
-  // 13 kernels a layer (2 norms, q, k, v, attention, o, residual, gate, up, SiLU x up, down,
-  // residual), then the final norm and the LM head.
-  EXPECT_EQ(g.kernels.size(), 32u * 13 + 2);
+  // The embedding lookup; 15 kernels a layer (2 norms, q, k, v, the rotary embedding of Q and
+  // of K, attention, o, residual, gate, up, SiLU x up, down, residual); the final norm, the pick
+  // of the last position, the LM head.
+  EXPECT_EQ(g.kernels.size(), 1 + 32u * 15 + 3);
   const std::uint64_t t = 2048, h = 4096, ffn = 11008, vocabulary = 32000;
   // Per layer: Q, K, V, O projections of h x h, three FFN matrices of h x ffn; 2 FLOPs a MAC.
+  // The head runs on the one sequence's last position.
   const std::uint64_t per_layer = 2 * t * (4 * h * h + 3 * h * ffn);
-  EXPECT_EQ(gemm_flops(g), 32 * per_layer + 2 * t * vocabulary * h);
+  EXPECT_EQ(gemm_flops(g), 32 * per_layer + 2 * vocabulary * h);
   // Identical layers share their analysis and their runs: a handful of distinct kernels.
-  EXPECT_LE(g.runs.size(), 16u);
+  EXPECT_LE(g.runs.size(), 20u);
   // The weights are read once each, so at least the model's parameters cross HBM.
   std::uint64_t q = 0;
   for (std::size_t k = 0; k < g.kernels.size(); ++k) q += g.kernel_config(k).analysis.hbm_bytes();
   const std::uint64_t parameters = 32 * (4 * h * h + 3 * h * ffn) + vocabulary * h;
   EXPECT_GE(q, 2 * parameters);
+
+  // The lookup reads the prompt's 2,048 ids and rows of the table, and writes the rows.
+  std::size_t k = 0;
+  ASSERT_NE(kernel_named(g, "embed", &k), nullptr);
+  EXPECT_EQ(g.kernels[k].reads, (std::vector<std::string>{"embed_tokens.weight", "tokens"}));
+  EXPECT_EQ(g.kernel_config(k).analysis.hbm_read_bytes, t * 4 + t * h * 2);
+  EXPECT_EQ(g.kernel_config(k).analysis.hbm_write_bytes, t * h * 2);
+  EXPECT_EQ(g.kernel_config(k).analysis.flops, 0u);
+  // The rotary embedding: 3 FLOPs an element of Q (and of K), each read and written once.
+  ASSERT_NE(kernel_named(g, "layers.0.q_rope", &k), nullptr);
+  EXPECT_EQ(g.kernel_config(k).analysis.flops, 3 * t * h);
+  EXPECT_EQ(g.kernel_config(k).analysis.hbm_bytes(), 2 * t * h * 2);
+  ASSERT_NE(kernel_named(g, "layers.0.attention", &k), nullptr);
+  EXPECT_EQ(g.kernels[k].reads[0], "layers.0.q_rope.out");
+  EXPECT_EQ(g.kernels[k].reads[1], "layers.0.k_rope.out");
+  // The head's input: one row of the final norm's 2,048.
+  ASSERT_NE(kernel_named(g, "select_last", &k), nullptr);
+  EXPECT_EQ(g.kernel_config(k).analysis.hbm_read_bytes, 4 + h * 2);
+  ASSERT_NE(kernel_named(g, "lm_head", &k), nullptr);
+  EXPECT_EQ(g.kernels[k].reads[0], "final_norm.last");
+  // The embedding table is in device memory whole, though the lookup reads 2,048 of its rows.
+  EXPECT_GE(g.memory.input_bytes, 2 * (parameters + vocabulary * h));
+}
+
+TEST(Transformer, LogitsOfEveryPositionAndNoRotaryEmbeddingOnRequest) {
+  const GraphConfig g =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml",
+           {"workload.layers=2", "workload.sequence=512", "workload.batch=2", "workload.logits=all",
+            "workload.rope=false"});
+  // The lookup, 13 kernels a layer, the final norm and the head: no pick of positions.
+  EXPECT_EQ(g.kernels.size(), 1 + 2u * 13 + 2);
+  EXPECT_EQ(kernel_named(g, "select_last"), nullptr);
+  EXPECT_EQ(kernel_named(g, "layers.0.q_rope"), nullptr);
+  const std::uint64_t t = 2 * 512, h = 4096, ffn = 11008, vocabulary = 32000;
+  EXPECT_EQ(gemm_flops(g), 2 * 2 * t * (4 * h * h + 3 * h * ffn) + 2 * t * vocabulary * h);
+
+  // Two sequences' last positions (rows 511 and 1023) when only the next token's are asked for.
+  const GraphConfig last =
+      load("hardware/h100-sxm5-80gb.yaml", "workloads/models/llama-2-7b-prefill.yaml",
+           {"workload.layers=2", "workload.sequence=512", "workload.batch=2"});
+  std::size_t k = 0;
+  ASSERT_NE(kernel_named(last, "select_last", &k), nullptr);
+  const auto* pick = std::get_if<GatherSpec>(&last.kernels[k].workload);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(pick->row_of(0), 511u);
+  EXPECT_EQ(pick->row_of(1), 1023u);
+  EXPECT_EQ(gemm_flops(last), 2 * 2 * t * (4 * h * h + 3 * h * ffn) + 2 * 2 * vocabulary * h);
 }
 
 TEST(Transformer, GroupedQueryDecodeReadsTheCacheOfItsKvHeads) {
   // Llama-3-8B's shape: 8 K/V heads of 128 for 32 query heads.
   const GraphConfig g = load("hardware/h100-sxm5-80gb.yaml",
                              "workloads/models/llama-3-8b-decode.yaml", {"workload.layers=2"});
-  EXPECT_EQ(g.kernels.size(), 2u * 13 + 2);
+  // The lookup, 15 kernels a layer, the final norm and the head (one token a sequence: no pick).
+  EXPECT_EQ(g.kernels.size(), 1 + 2u * 15 + 2);
   const std::uint64_t h = 4096, kv = 8 * 128, ffn = 14336, vocabulary = 128256;
   EXPECT_EQ(gemm_flops(g), 2 * 2 * (2 * h * h + 2 * h * kv + 3 * h * ffn) + 2 * h * vocabulary);
   for (std::size_t k = 0; k < g.kernels.size(); ++k) {

@@ -399,6 +399,41 @@ TEST_F(OnnxImportTest, SoftmaxAndLayerNormalizationAreRowReductions) {
   expect_bindings_agree(graph);
 }
 
+TEST_F(OnnxImportTest, AGatherOfRowsIsAnEmbeddingLookup) {
+  // Token ids [2, 16] into a [1000, 64] table: 32 rows of 64 picked, written as [2, 16, 64].
+  ModelBuilder model;
+  model.input("ids", {2, 16}).weight("embedding", {1000, 64});
+  model.node("Gather", {"embedding", "ids"}, {"x"}, "embed");
+  model.output("x");
+  const YAML::Node graph = import(model).graph;
+  ASSERT_EQ(graph["kernels"].size(), 1u);
+  const YAML::Node embed = graph["kernels"][0];
+  EXPECT_EQ(names(embed["reads"]), (std::vector<std::string>{"embedding", "ids"}));
+  const RunConfig lookup = load_kernel(embed);
+  const auto& spec = std::get<GatherSpec>(lookup.workload);
+  EXPECT_EQ(spec.table_rows, 1000u);
+  EXPECT_EQ(spec.columns, 64u);
+  EXPECT_EQ(spec.indices, 32u);
+  EXPECT_EQ(lookup.analysis.flops, 0u);
+  // 32 int32 ids and 32 rows of 64 BF16 read, 32 rows written.
+  EXPECT_EQ(lookup.analysis.hbm_bytes(), 32u * 4 + 2 * 32 * 64 * 2);
+  expect_bindings_agree(graph);
+}
+
+TEST_F(OnnxImportTest, AGatherAlongAnotherAxisIsNamed) {
+  ModelBuilder model;
+  model.input("x", {8, 512}).input("ids", {4});
+  onnx::NodeProto& node = model.node("Gather", {"x", "ids"}, {"y"}, "columns");
+  onnx::AttributeProto* axis = node.add_attribute();
+  axis->set_name("axis");
+  axis->set_type(onnx::AttributeProto::INT);
+  axis->set_i(1);
+  model.output("y");
+  const ConfigError error = error_of(model);
+  EXPECT_NE(std::string(error.what()).find("gather picks rows (axis 0) only"), std::string::npos)
+      << error.what();
+}
+
 TEST_F(OnnxImportTest, SoftmaxBeforeOpset13FlattensItsInputIntoRows) {
   ModelBuilder model(11);
   model.input("x", {2, 4, 128});

@@ -5,6 +5,7 @@
 #include "tests/kernel_traffic.hpp"
 #include "workloads/attention.hpp"
 #include "workloads/elementwise.hpp"
+#include "workloads/gather.hpp"
 #include "workloads/row_reduction.hpp"
 
 namespace ridgeline {
@@ -89,6 +90,17 @@ TEST(Elementwise, AnActivationCountsItsFormulasFlops) {
   EXPECT_EQ(a.hbm_bytes(), 2u * 1000 * 4);
   EXPECT_EQ(build_kernel(gelu).blocks(), 1u);  // 1024 outputs a block: the whole tensor
   expect_program_carries_analysis(gelu);
+}
+
+TEST(Elementwise, TheRotaryEmbeddingCostsThreeFlopsAnElement) {
+  ElementwiseSpec rope;
+  rope.operation = ElementwiseOp::rope;
+  rope.inputs = {TensorShape{{16, 4 * 128}}};  // 16 tokens of 4 heads of 128
+  rope.dtype = DataType::bf16;
+  const Analysis a = analyze(rope, kRoof);
+  EXPECT_EQ(a.flops, 3u * 16 * 512);  // x1 cos - x2 sin (and x2 cos + x1 sin): 3 an output
+  EXPECT_EQ(a.hbm_bytes(), 2u * 16 * 512 * 2);
+  expect_program_carries_analysis(rope);
 }
 
 TEST(Elementwise, BroadcastsNotModelledAreRefused) {
@@ -237,6 +249,60 @@ TEST(Attention, RulesTieHeadsAndTiles) {
   EXPECT_EQ(check_rules(spec)->key_path, "workload.stages");
 }
 
+GatherSpec gather(std::uint64_t table_rows, std::uint64_t columns, std::uint64_t indices) {
+  GatherSpec spec;
+  spec.table_rows = table_rows;
+  spec.columns = columns;
+  spec.indices = indices;
+  spec.dtype = DataType::bf16;
+  return spec;
+}
+
+// The table row a block's row load reads, from its address.
+std::uint64_t row_loaded(const Kernel& kernel, std::uint64_t block, std::uint64_t row_bytes) {
+  for (const Op& op : kernel.program_for(BlockCoord{block, 0}).ops()) {
+    if (op.kind == OpKind::load && op.tensor == 0)
+      return op.address.for_block(BlockCoord{block, 0}).base / row_bytes;
+  }
+  return ~std::uint64_t{0};
+}
+
+TEST(Gather, AnEmbeddingLookupReadsItsIdsAndItsRowsOnly) {
+  // 8 token ids into a [1000, 64] BF16 table: 8 x 4 B of ids and 8 rows of 128 B read, 8 rows
+  // written; one block a row; no FLOPs.
+  const GatherSpec spec = gather(1000, 64, 8);
+  const Analysis a = analyze(spec, kRoof);
+  EXPECT_EQ(a.flops, 0u);
+  EXPECT_EQ(a.hbm_read_bytes, 8u * (4 + 128));
+  EXPECT_EQ(a.hbm_write_bytes, 8u * 128);
+  const Kernel kernel = build_kernel(spec);
+  EXPECT_EQ(kernel.blocks(), 8u);
+  expect_program_carries_analysis(spec);
+  // Evenly spread: every 125th row, the last of each share (the table starts at address 0).
+  EXPECT_EQ(spec.row_of(0), 124u);
+  EXPECT_EQ(row_loaded(kernel, 0, 128), 124u);
+  EXPECT_EQ(row_loaded(kernel, 7, 128), 999u);
+}
+
+TEST(Gather, MoreIndicesThanRowsWrapAroundTheTable) {
+  const GatherSpec spec = gather(5, 64, 12);
+  const Kernel kernel = build_kernel(spec);
+  EXPECT_EQ(spec.row_of(7), 2u);
+  EXPECT_EQ(row_loaded(kernel, 7, 128), 2u);
+  EXPECT_EQ(row_loaded(kernel, 11, 128), 1u);
+  expect_program_carries_analysis(spec);
+}
+
+TEST(Gather, TheLastPositionOfEachSequence) {
+  // 4 sequences of 16 tokens in a [64, 256] table: rows 15, 31, 47 and 63.
+  const GatherSpec spec = gather(64, 256, 4);
+  const Kernel kernel = build_kernel(spec);
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(spec.row_of(i), 16 * i + 15);
+    EXPECT_EQ(row_loaded(kernel, i, 512), 16 * i + 15);
+  }
+}
+
 TEST(Tensors, EachOperatorNamesWhatItReadsAndWritesWhereItLies) {
   // Tensors lie one after the other from address 0, each aligned to 1 MiB.
   const ElementwiseSpec bias =
@@ -265,6 +331,15 @@ TEST(Tensors, EachOperatorNamesWhatItReadsAndWritesWhereItLies) {
   EXPECT_EQ(t[1].name, "K");
   EXPECT_EQ(t[1].shape, (TensorShape{{1, 2, 256, 64}}));  // the K/V heads, not the query heads
   EXPECT_EQ(t[3].shape.text(), "[1, 4, 256, 64]");
+
+  // The whole table is an input; the indices are int32.
+  const std::vector<TensorRef> g = tensors(gather(32000, 4096, 2048));
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_EQ(g[0].name, "table");
+  EXPECT_EQ(g[0].bytes(), 32000u * 4096 * 2);
+  EXPECT_EQ(g[1].name, "indices");
+  EXPECT_EQ(g[1].bytes(), 2048u * 4);
+  EXPECT_EQ(g[2].shape, (TensorShape{{2048, 4096}}));
 }
 
 }  // namespace

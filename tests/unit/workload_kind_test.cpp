@@ -54,7 +54,8 @@ TEST(WorkloadKindTest, TheReportNamesTheKindItWasReadAs) {
       {"hardware/seed.yaml", "workloads/ops/elementwise-gelu.yaml"},
       {"hardware/seed.yaml", "workloads/ops/softmax.yaml"},
       {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/attention-decode.yaml"},
-      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/conv-resnet.yaml"}};
+      {"hardware/h100-sxm5-80gb.yaml", "workloads/ops/conv-resnet.yaml"},
+      {"hardware/seed.yaml", "workloads/ops/embedding-lookup.yaml"}};
   std::set<std::string> seen;
   for (const auto& [hardware, workload] : cases) {
     SCOPED_TRACE(workload);
