@@ -164,6 +164,8 @@ struct GemmSpec {
   /// `tile: auto`: tile, stages, register and warp tiles and the split are chosen for the machine
   /// (choose_tile in gemm_auto_tile.hpp); until then tile is 0 x 0 x 0.
   bool tile_auto = false;
+  /// `tile: auto` without a `block_order`: the chooser picks the order too.
+  bool block_order_auto = false;
   std::optional<TileChoice> choice;  ///< set once chosen
   /// Applied to C in registers before the store, in order (data-parallel or split-K only).
   std::vector<EpilogueStep> epilogue;

@@ -31,6 +31,9 @@ std::string candidate_label(const GemmSpec& s) {
                         s.warp_tile->warps == 1 ? "warp" : "warpgroup", s.warp_tile->m,
                         s.warp_tile->n, s.register_tile.m, s.register_tile.n);
   }
+  if (s.cluster.blocks() > 1) text += fmt::format(", cluster {}x{}", s.cluster.m, s.cluster.n);
+  if (s.block_order.kind == BlockOrderKind::grouped)
+    text += fmt::format(", blocks grouped by {}", s.block_order.group);
   if (s.decomposition.splits > 1) text += fmt::format(", split-K {}", s.decomposition.splits);
   return text;
 }
@@ -82,6 +85,53 @@ bool better(const Scored& a, const Scored& b) {
   return threads_per_block(a.spec) < threads_per_block(b.spec);
 }
 
+// The HBM bytes of the inputs' reads (A's and B's panels) with an L2, over those without one
+// (the note's Q, every tile's panels read from HBM). The blocks running at once (a wave of
+// `wave`, in the grid's block order) read r rows of A panels and c columns of B panels; while
+// those fit the L2 together, each A panel comes from HBM once, and B once in all when it stays in
+// the L2 beside the wave's A panels, else once a wave. 1 where nothing is known to fit, and for
+// split-K (its slices' order over the grid is not modelled).
+double l2_read_share(const GemmSpec& s, const HardwareParams& hw, std::uint64_t wave) {
+  if (!hw.l2 || s.decomposition.kind != GemmDecomposition::data_parallel) return 1.0;
+  const GemmGrid g = grid_of(s);
+  const auto capacity = static_cast<double>(hw.l2->capacity_bytes);
+  const auto e = static_cast<double>(element_bytes(s.dtype));
+  const auto k = static_cast<double>(s.k);
+  const double panel_a = static_cast<double>(s.tile.m) * k * e;
+  const double panel_b = static_cast<double>(s.tile.n) * k * e;
+  wave = std::max<std::uint64_t>(1, std::min(wave, g.rows * g.cols));
+  std::uint64_t r = 0, c = 0;
+  switch (s.block_order.kind) {
+    case BlockOrderKind::row_major:
+      c = std::min(wave, g.cols);
+      r = ceil_div(wave, g.cols);
+      break;
+    case BlockOrderKind::column_major:
+      r = std::min(wave, g.rows);
+      c = ceil_div(wave, g.rows);
+      break;
+    case BlockOrderKind::grouped:
+      r = std::min({wave, g.rows, s.block_order.group});
+      c = ceil_div(wave, r);
+      break;
+  }
+  r = std::min(r, g.rows);
+  c = std::min(c, g.cols);
+  const double wave_a = static_cast<double>(r) * panel_a;
+  const double wave_b = static_cast<double>(c) * panel_b;
+  if (wave_a + wave_b > capacity) return 1.0;
+  const double a_all = static_cast<double>(s.m) * k * e;
+  const double b_all = k * static_cast<double>(s.n) * e;
+  const double waves = static_cast<double>(ceil_div(g.rows * g.cols, wave));
+  const double b_reads = b_all + wave_a <= capacity
+                             ? b_all
+                             : std::min(waves * wave_b, b_all * static_cast<double>(g.rows));
+  // Without an L2: A once a column of tiles, B once a row, each once a cluster.
+  const double note = a_all * static_cast<double>(g.cols / s.cluster.n) +
+                      b_all * static_cast<double>(g.rows / s.cluster.m);
+  return std::min(1.0, (a_all + b_reads) / note);
+}
+
 }  // namespace
 
 TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
@@ -120,7 +170,9 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
   double latency = hw.hbm.access_latency.seconds();
   if (hw.l2) latency += hw.l2->hit_latency.seconds();
-  // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming.
+  // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming. (At
+  // the L2's port, for the share the L2 serves, the estimate ranks shallower pipelines first,
+  // which the runs do not bear out: the loaded latency grows with the load.)
   const double transfer_step =
       bytes_step * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
   // The r resident blocks share the compute unit; each block keeps `stages` K-steps of loads in
@@ -141,8 +193,12 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
     e.compute_s += static_cast<double>(a.vector_flops) / static_cast<double>(blocks) *
                    static_cast<double>(per_core) / rate(DataType::fp32);
   }
+  // HBM carries what the L2 does not serve; the L2's port carries every tile's read.
+  const double hbm_share = l2_read_share(s, hw, active_cores * resident);
+  const double hbm_q =
+      static_cast<double>(a.hbm_read_bytes) * hbm_share + static_cast<double>(a.hbm_write_bytes);
+  e.hbm_s = hbm_q / hw.hbm_bytes_per_s();
   const auto q = static_cast<double>(a.hbm_bytes());
-  e.hbm_s = q / hw.hbm_bytes_per_s();
   if (hw.l2) e.l2_s = q / static_cast<double>(hw.l2->bandwidth.bytes_per_second);
   const std::uint64_t launch_cycles =
       hw.core.block_launch.count + a.footprint.warps * hw.core.warp_launch.count;
@@ -237,6 +293,43 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
     }
   }
   if (!best) return std::nullopt;
+  // The winner's tiles multicast to a pair of blocks (2 x 1 or 1 x 2, on cores with thread-block
+  // clusters: one operand's reads halved at the L2 and HBM), and its blocks handed out in groups
+  // of block rows (where block_order is left to the chooser: a squarer patch of C at once, whose
+  // panels fit the L2), kept where the estimate says they are faster.
+  if (best->spec.decomposition.splits == 1) {
+    std::vector<ClusterShape> clusters{ClusterShape{}};
+    if (hw.threads.max_cluster_size >= 2) {
+      clusters.push_back(ClusterShape{2, 1});
+      clusters.push_back(ClusterShape{1, 2});
+    }
+    std::vector<BlockOrderParams> orders{best->spec.block_order};
+    if (spec.block_order_auto) {
+      for (std::uint64_t group : {4, 8, 16}) {
+        orders.push_back(BlockOrderParams{BlockOrderKind::grouped, group});
+      }
+    }
+    const GemmSpec winner = best->spec;
+    for (const ClusterShape& cluster : clusters) {
+      for (const BlockOrderParams& order : orders) {
+        GemmSpec c = winner;
+        c.cluster = cluster;
+        c.block_order = order;
+        if (c.cluster.blocks() == 1 && order.kind == winner.block_order.kind &&
+            order.group == winner.block_order.group) {
+          continue;  // the winner itself
+        }
+        if (check_rules(c) || WorkloadKind<GemmSpec>::check_threads(c, hw.threads)) continue;
+        const GemmGrid g = grid_of(c);
+        Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols};
+        ++candidates;
+        if (better(scored, *best)) {
+          best_unsplit = scored;
+          best = std::move(scored);
+        }
+      }
+    }
+  }
   GemmSpec chosen = best->spec;
   chosen.tile_auto = true;
   TileChoice choice;

@@ -18,11 +18,18 @@
 //   bytes at the core's share of BW; the r blocks share the compute unit and the core's
 //   in-flight limit: a step takes max(r t_c, t_f, r x its bytes x L / the limit)
 //   pipeline  ceil(n / r) x k x that step
-//   time      the longest of the pipeline, Q / BW and Q / the L2's port, plus the blocks'
+//   time      the longest of the pipeline, Q_HBM / BW and Q / the L2's port, plus the blocks'
 //             launches (ceil(n / r) x the launch latency) and, with split-K, the last split's
 //             tail (L and its partial sums at the core's share of BW) and its adds at FP32.
+// Q is the note's (every tile's A and B panels read); Q_HBM is what of it the L2 does not serve:
+// the blocks running at once (c cores x r, in the grid's block order) read a rows of A panels and
+// b columns of B panels, and while those fit the L2 together each A panel comes from HBM once,
+// B once in all if it stays in the L2 beside them, else once a wave. Without an L2, when they do
+// not fit, and for split-K, Q_HBM = Q.
 // Ties go to the candidate with fewer splits, then fewer blocks, then fewer stages, then fewer
-// threads (the order they are listed in).
+// threads (the order they are listed in). On cores with thread-block clusters the winner is then
+// tried as a 2 x 1 and a 1 x 2 cluster (its tiles multicast, each read once a pair at the L2),
+// and the faster estimate kept.
 #pragma once
 
 #include <optional>

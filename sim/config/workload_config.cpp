@@ -10,9 +10,9 @@
 #include "sim/config/attention_config.hpp"
 #include "sim/config/conv_config.hpp"
 #include "sim/config/elementwise_config.hpp"
+#include "sim/config/gather_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
 #include "sim/config/row_reduction_config.hpp"
-#include "sim/config/gather_config.hpp"
 #include "sim/config/run_config.hpp"
 #include "workloads/gemm_auto_tile.hpp"
 
@@ -262,7 +262,11 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
     spec.register_tile = RegisterTile{0, 0};
     spec.stages = 0;
     parse_thread_registers(w, spec);
-    if (auto order = w.optional("block_order")) spec.block_order = parse_block_order(*order);
+    if (auto order = w.optional("block_order")) {
+      spec.block_order = parse_block_order(*order);
+    } else {
+      spec.block_order_auto = true;
+    }
     return spec;
   }
   spec.tile = parse_tile_shape(tile);

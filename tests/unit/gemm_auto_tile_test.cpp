@@ -56,6 +56,42 @@ TEST(GemmAutoTile, TheEstimateIsTheLongestTermOfTheBusiestCore) {
   EXPECT_DOUBLE_EQ(e.time_s, e.latency_s);
 }
 
+TEST(GemmAutoTile, AnL2ThatHoldsTheWavesPanelsServesTheirReReads) {
+  // The 4 blocks run at once (one a core): 2 rows of A panels and 2 columns of B panels, 4096 B
+  // each, 16 KiB together; B (8 KiB) fits beside them. Each of A and B then crosses HBM once:
+  // 8192 + 8192 B read of the note's 32768, and C's 8192 B written.
+  HardwareParams hw = small_machine();
+  L2CacheParams l2;
+  l2.capacity_bytes = 1 << 20;
+  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
+  l2.hit_latency = Time::from_ps(100'000);
+  hw.l2 = l2;
+  const TileEstimate cached = estimate_tile(gemm_64(), hw);
+  EXPECT_DOUBLE_EQ(cached.hbm_s, (8192.0 + 8192 + 8192) / 1e12);
+  // Every tile's read still crosses the L2's port: the note's Q.
+  EXPECT_DOUBLE_EQ(cached.l2_s, 40960 / 4e12);
+  // An L2 smaller than the wave's panels serves none of them.
+  hw.l2->capacity_bytes = 8192;
+  EXPECT_DOUBLE_EQ(estimate_tile(gemm_64(), hw).hbm_s, 40960 / 1e12);
+}
+
+TEST(GemmAutoTile, OnTheH100ALargeGemmTakesWarpgroupsAndAClusterLikeCublas) {
+  // 4096^3 BF16: with the L2 in the estimate the HBM term no longer decides alone, and the
+  // choice is a Hopper kernel's shape: warpgroup MMA, four stages, tiles multicast to a pair.
+  const RunConfig config = load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
+                                       test::config_path("workloads/ops/gemm-auto.yaml"),
+                                       {"workload.m=4096", "workload.n=4096", "workload.k=4096"});
+  const auto& spec = std::get<GemmSpec>(config.workload);
+  ASSERT_TRUE(spec.choice);
+  ASSERT_TRUE(spec.warp_tile);
+  EXPECT_EQ(spec.warp_tile->warps, 4u);
+  EXPECT_EQ(spec.cluster.blocks(), 2u);
+  EXPECT_GE(spec.stages, 3u);
+  // Its estimate is the pipeline's, not the note's HBM time (the note's Q at 3.35 TB/s).
+  EXPECT_LT(spec.choice->estimated_time_s,
+            static_cast<double>(config.analysis.hbm_bytes()) / 3.35e12);
+}
+
 TEST(GemmAutoTile, SplitKAddsItsReductionTail) {
   GemmSpec spec = gemm_64();
   spec.stages = 1;
