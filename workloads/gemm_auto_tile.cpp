@@ -91,7 +91,8 @@ bool better(const Scored& a, const Scored& b) {
 // those fit the L2 together, each A panel comes from HBM once, and B once in all when it stays in
 // the L2 beside the wave's A panels, else once a wave. 1 where nothing is known to fit, and for
 // split-K (its slices' order over the grid is not modelled).
-double l2_read_share(const GemmSpec& s, const HardwareParams& hw, std::uint64_t wave) {
+double l2_read_share(const GemmSpec& s, const BlockOrderParams& order, const HardwareParams& hw,
+                     std::uint64_t wave) {
   if (!hw.l2 || s.decomposition.kind != GemmDecomposition::data_parallel) return 1.0;
   const GemmGrid g = grid_of(s);
   const auto capacity = static_cast<double>(hw.l2->capacity_bytes);
@@ -101,7 +102,7 @@ double l2_read_share(const GemmSpec& s, const HardwareParams& hw, std::uint64_t 
   const double panel_b = static_cast<double>(s.tile.n) * k * e;
   wave = std::max<std::uint64_t>(1, std::min(wave, g.rows * g.cols));
   std::uint64_t r = 0, c = 0;
-  switch (s.block_order.kind) {
+  switch (order.kind) {
     case BlockOrderKind::row_major:
       c = std::min(wave, g.cols);
       r = ceil_div(wave, g.cols);
@@ -111,7 +112,7 @@ double l2_read_share(const GemmSpec& s, const HardwareParams& hw, std::uint64_t 
       c = ceil_div(wave, g.rows);
       break;
     case BlockOrderKind::grouped:
-      r = std::min({wave, g.rows, s.block_order.group});
+      r = std::min({wave, g.rows, order.group});
       c = ceil_div(wave, r);
       break;
   }
@@ -130,6 +131,19 @@ double l2_read_share(const GemmSpec& s, const HardwareParams& hw, std::uint64_t 
   const double note = a_all * static_cast<double>(g.cols / s.cluster.n) +
                       b_all * static_cast<double>(g.rows / s.cluster.m);
   return std::min(1.0, (a_all + b_reads) / note);
+}
+
+// The orders the chooser tries where block_order is left to it: row-major, and groups of 4, 8 and
+// 16 block rows that the grid has and the cluster divides.
+std::vector<BlockOrderParams> candidate_orders(const GemmSpec& s) {
+  if (!s.block_order_auto) return {s.block_order};
+  std::vector<BlockOrderParams> orders{BlockOrderParams{}};
+  const std::uint64_t rows = grid_of(s).rows;
+  for (std::uint64_t group : {4, 8, 16}) {
+    if (group <= rows && group % s.cluster.m == 0)
+      orders.push_back(BlockOrderParams{BlockOrderKind::grouped, group});
+  }
+  return orders;
 }
 
 }  // namespace
@@ -194,7 +208,15 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                    static_cast<double>(per_core) / rate(DataType::fp32);
   }
   // HBM carries what the L2 does not serve; the L2's port carries every tile's read.
-  const double hbm_share = l2_read_share(s, hw, active_cores * resident);
+  // Where the order is the chooser's, the one whose wave's panels the L2 holds best.
+  double hbm_share = 2.0;
+  for (const BlockOrderParams& order : candidate_orders(s)) {
+    const double share = l2_read_share(s, order, hw, active_cores * resident);
+    if (share < hbm_share) {
+      hbm_share = share;
+      e.block_order = order;
+    }
+  }
   const double hbm_q =
       static_cast<double>(a.hbm_read_bytes) * hbm_share + static_cast<double>(a.hbm_write_bytes);
   e.hbm_s = hbm_q / hw.hbm_bytes_per_s();
@@ -280,6 +302,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                   const GemmGrid g = grid_of(c);
                   Scored scored{c, estimate_tile(c, hw),
                                 spec.batch.count * g.rows * g.cols * splits};
+                  scored.spec.block_order = scored.estimate.block_order;
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
                   if (!kind || better(scored, *kind)) kind = scored;
@@ -293,40 +316,23 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
     }
   }
   if (!best) return std::nullopt;
-  // The winner's tiles multicast to a pair of blocks (2 x 1 or 1 x 2, on cores with thread-block
-  // clusters: one operand's reads halved at the L2 and HBM), and its blocks handed out in groups
-  // of block rows (where block_order is left to the chooser: a squarer patch of C at once, whose
-  // panels fit the L2), kept where the estimate says they are faster.
-  if (best->spec.decomposition.splits == 1) {
-    std::vector<ClusterShape> clusters{ClusterShape{}};
-    if (hw.threads.max_cluster_size >= 2) {
-      clusters.push_back(ClusterShape{2, 1});
-      clusters.push_back(ClusterShape{1, 2});
-    }
-    std::vector<BlockOrderParams> orders{best->spec.block_order};
-    if (spec.block_order_auto) {
-      for (std::uint64_t group : {4, 8, 16}) {
-        orders.push_back(BlockOrderParams{BlockOrderKind::grouped, group});
-      }
-    }
+  // On cores with thread-block clusters, the winner's tiles multicast to a pair of blocks (2 x 1
+  // or 1 x 2: one operand's reads halved at the L2 and HBM), kept where the estimate says that is
+  // faster.
+  if (hw.threads.max_cluster_size >= 2 && best->spec.decomposition.splits == 1) {
     const GemmSpec winner = best->spec;
-    for (const ClusterShape& cluster : clusters) {
-      for (const BlockOrderParams& order : orders) {
-        GemmSpec c = winner;
-        c.cluster = cluster;
-        c.block_order = order;
-        if (c.cluster.blocks() == 1 && order.kind == winner.block_order.kind &&
-            order.group == winner.block_order.group) {
-          continue;  // the winner itself
-        }
-        if (check_rules(c) || WorkloadKind<GemmSpec>::check_threads(c, hw.threads)) continue;
-        const GemmGrid g = grid_of(c);
-        Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols};
-        ++candidates;
-        if (better(scored, *best)) {
-          best_unsplit = scored;
-          best = std::move(scored);
-        }
+    for (const ClusterShape cluster : {ClusterShape{2, 1}, ClusterShape{1, 2}}) {
+      GemmSpec c = winner;
+      c.cluster = cluster;
+      c.block_order = spec.block_order;
+      if (check_rules(c) || WorkloadKind<GemmSpec>::check_threads(c, hw.threads)) continue;
+      const GemmGrid g = grid_of(c);
+      Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols};
+      scored.spec.block_order = scored.estimate.block_order;
+      ++candidates;
+      if (better(scored, *best)) {
+        best_unsplit = scored;
+        best = std::move(scored);
       }
     }
   }

@@ -25,7 +25,8 @@
 // the blocks running at once (c cores x r, in the grid's block order) read a rows of A panels and
 // b columns of B panels, and while those fit the L2 together each A panel comes from HBM once,
 // B once in all if it stays in the L2 beside them, else once a wave. Without an L2, when they do
-// not fit, and for split-K, Q_HBM = Q.
+// not fit, and for split-K, Q_HBM = Q. Where `block_order` is not given, each candidate takes
+// the order among row-major and groups of 4, 8 and 16 block rows whose Q_HBM is least.
 // Ties go to the candidate with fewer splits, then fewer blocks, then fewer stages, then fewer
 // threads (the order they are listed in). On cores with thread-block clusters the winner is then
 // tried as a 2 x 1 and a 1 x 2 cluster (its tiles multicast, each read once a pair at the L2),
@@ -53,6 +54,8 @@ struct TileEstimate {
   double latency_s = 0;
   double launch_s = 0;
   double reduction_s = 0;
+  /// The block order estimated: the spec's, or, where the chooser picks it, the best of its.
+  BlockOrderParams block_order;
 };
 
 /// The estimate of `spec` (a tiled GEMM whose tile is set) on `hardware`, as the chooser makes it.
