@@ -92,6 +92,25 @@ TEST(GemmAutoTile, OnTheH100ALargeGemmTakesWarpgroupsAndAClusterLikeCublas) {
             static_cast<double>(config.analysis.hbm_bytes()) / 3.35e12);
 }
 
+TEST(GemmAutoTile, TheBlockOrderIsChosenWhereTheFileLeavesItOpen) {
+  // The FFN's 2048 x 11008 x 4096: row-major, a wave's B panels (43 columns of them) overflow the
+  // 50 MiB L2; grouped by block rows they fit, and the order is part of the choice.
+  const std::vector<std::string> ffn{"workload.m=2048", "workload.n=11008", "workload.k=4096"};
+  const auto chosen = [&](std::vector<std::string> keys) {
+    return std::get<GemmSpec>(load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
+                                          test::config_path("workloads/ops/gemm-auto.yaml"), keys)
+                                  .workload);
+  };
+  const GemmSpec open = chosen(ffn);
+  EXPECT_EQ(open.block_order.kind, BlockOrderKind::grouped);
+  EXPECT_NE(open.choice->reason.find("blocks grouped by"), std::string::npos)
+      << open.choice->reason;
+  // An order the file gives is kept.
+  std::vector<std::string> row_major = ffn;
+  row_major.push_back("workload.block_order.kind=row_major");
+  EXPECT_EQ(chosen(row_major).block_order.kind, BlockOrderKind::row_major);
+}
+
 TEST(GemmAutoTile, SplitKAddsItsReductionTail) {
   GemmSpec spec = gemm_64();
   spec.stages = 1;
