@@ -62,10 +62,12 @@ Footprint footprint(const GatherSpec& s, const KernelTarget& target) {
   f.stages = 1;
   f.input_bytes_per_stage = kIndexBytes + row;
   f.input_bytes = f.input_bytes_per_stage;
-  f.accumulator_bytes = row;
-  // Each thread holds the index and its share of the row on the way through.
+  // Each thread holds the index and its share of the row on the way through, 32 B at most at a
+  // time (two 16-byte vector loads): a longer row loops, as a copy kernel does.
+  constexpr std::uint64_t kBytesAThread = 32;
   const std::uint64_t threads = std::min(s.threads, std::max<std::uint64_t>(1, s.columns));
-  assign_registers(f, threads, ceil_div(row, threads * kRegisterBytes) + 1, target);
+  const std::uint64_t share = std::min(ceil_div(row, threads), kBytesAThread);
+  assign_registers(f, threads, ceil_div(share, kRegisterBytes) + 1, target);
   return f;
 }
 

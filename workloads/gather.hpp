@@ -52,7 +52,7 @@ std::vector<TensorRef> tensors(const GatherSpec& spec);
 template <>
 struct WorkloadKind<GatherSpec> : RunsOnCores<GatherSpec> {
   static constexpr std::string_view name = "gather";
-  static constexpr LimitKeys limit_keys{"workload.columns", "workload.threads", "workload"};
+  static constexpr LimitKeys limit_keys{"workload.table", "workload.threads", "workload"};
 
   /// "gather 1 of 2048 rows".
   static std::string short_label(const GatherSpec& spec);
