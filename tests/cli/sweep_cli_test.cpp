@@ -361,21 +361,22 @@ TEST_F(SweepCli, LinesCutShortAreDroppedAndAnotherSweepIsRefused) {
 }
 
 TEST_F(SweepCli, APointPastItsTimeLimitFailsAndTheRestGoOn) {
-  // The 4096^3 t = 32 GEMM simulates for over a second; the 256^3 one in milliseconds (well
-  // inside the limit under a sanitizer on a loaded machine too).
+  // The 8192^3 t = 32 GEMM simulates for about 8 s (a minute under a sanitizer); the 256^3 one
+  // in milliseconds, about 0.25 s with a sanitizer's process start, so well inside the limit on
+  // a loaded machine too.
   const std::string sweep = sweep_file(
       "limit.yaml",
       "  set:\n    workload.tile: {m: 32, n: 32, k: 32}\n"
-      "  axes:\n    - zip:\n        workload.m: [4096, 256]\n        workload.n: [4096, 256]\n"
-      "        workload.k: [4096, 256]\n");
-  const Outcome o = ridgeline("sweep " + sweep + " -j 2 --point-timeout 0.5 --out " + path("out"));
+      "  axes:\n    - zip:\n        workload.m: [8192, 256]\n        workload.n: [8192, 256]\n"
+      "        workload.k: [8192, 256]\n");
+  const Outcome o = ridgeline("sweep " + sweep + " -j 2 --point-timeout 2 --out " + path("out"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto all = rows(path("out"));
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0]["status"], "failed");
-  EXPECT_EQ(all[0]["reason"].get<std::string>().rfind("timed out after 0.5", 0), 0u)
+  EXPECT_EQ(all[0]["reason"].get<std::string>().rfind("timed out after 2", 0), 0u)
       << all[0]["reason"];
-  EXPECT_EQ(all[0]["analytical.hbm_bytes"], 17'246'978'048u);  // the model's figures stay
+  EXPECT_EQ(all[0]["analytical.hbm_bytes"], 137'707'388'928u);  // the model's figures stay
   EXPECT_EQ(all[1]["status"], "ok");
 }
 
