@@ -85,15 +85,14 @@ bool better(const Scored& a, const Scored& b) {
   return threads_per_block(a.spec) < threads_per_block(b.spec);
 }
 
-// The HBM bytes of the inputs' reads (A's and B's panels) with an L2, over those without one
-// (the note's Q, every tile's panels read from HBM). The blocks running at once (a wave of
-// `wave`, in the grid's block order) read r rows of A panels and c columns of B panels; while
-// those fit the L2 together, each A panel comes from HBM once, and B once in all when it stays in
-// the L2 beside the wave's A panels, else once a wave. 1 where nothing is known to fit, and for
-// split-K (its slices' order over the grid is not modelled).
-double l2_read_share(const GemmSpec& s, const BlockOrderParams& order, const HardwareParams& hw,
-                     std::uint64_t wave) {
-  if (!hw.l2 || s.decomposition.kind != GemmDecomposition::data_parallel) return 1.0;
+// The HBM bytes of one matrix's A and B panels with an L2. The blocks running at once (a wave of
+// `wave`, in `order`) read r rows of A panels and c columns of B panels; while those fit the L2
+// together, each A panel comes from HBM once, and B once in all when it stays in the L2 beside
+// the wave's A panels, else once a wave. None where nothing is known to fit, and for split-K (its
+// slices' order over the grid is not modelled): every tile's panels then cross HBM, the note's Q.
+std::optional<double> l2_panel_bytes(const GemmSpec& s, const BlockOrderParams& order,
+                                     const HardwareParams& hw, std::uint64_t wave) {
+  if (!hw.l2 || s.decomposition.kind != GemmDecomposition::data_parallel) return std::nullopt;
   const GemmGrid g = grid_of(s);
   const auto capacity = static_cast<double>(hw.l2->capacity_bytes);
   const auto e = static_cast<double>(element_bytes(s.dtype));
@@ -120,17 +119,14 @@ double l2_read_share(const GemmSpec& s, const BlockOrderParams& order, const Har
   c = std::min(c, g.cols);
   const double wave_a = static_cast<double>(r) * panel_a;
   const double wave_b = static_cast<double>(c) * panel_b;
-  if (wave_a + wave_b > capacity) return 1.0;
+  if (wave_a + wave_b > capacity) return std::nullopt;
   const double a_all = static_cast<double>(s.m) * k * e;
   const double b_all = k * static_cast<double>(s.n) * e;
   const double waves = static_cast<double>(ceil_div(g.rows * g.cols, wave));
   const double b_reads = b_all + wave_a <= capacity
                              ? b_all
                              : std::min(waves * wave_b, b_all * static_cast<double>(g.rows));
-  // Without an L2: A once a column of tiles, B once a row, each once a cluster.
-  const double note = a_all * static_cast<double>(g.cols / s.cluster.n) +
-                      b_all * static_cast<double>(g.rows / s.cluster.m);
-  return std::min(1.0, (a_all + b_reads) / note);
+  return a_all + b_reads;
 }
 
 // The orders the chooser tries where block_order is left to it: row-major, and groups of 4, 8 and
@@ -207,18 +203,24 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
     e.compute_s += static_cast<double>(a.vector_flops) / static_cast<double>(blocks) *
                    static_cast<double>(per_core) / rate(DataType::fp32);
   }
-  // HBM carries what the L2 does not serve; the L2's port carries every tile's read.
-  // Where the order is the chooser's, the one whose wave's panels the L2 holds best.
-  double hbm_share = 2.0;
-  for (const BlockOrderParams& order : candidate_orders(s)) {
-    const double share = l2_read_share(s, order, hw, active_cores * resident);
-    if (share < hbm_share) {
-      hbm_share = share;
+  // HBM carries what the L2 does not serve of the tiles' panels (the note's reads, less those
+  // straight into registers), the L2's port every tile's read. Where the order is the chooser's,
+  // the one whose wave's panels the L2 holds best.
+  const auto note_panels = static_cast<double>(a.hbm_read_bytes - a.hbm_register_read_bytes);
+  double panels = note_panels;
+  const std::vector<BlockOrderParams> orders = candidate_orders(s);
+  e.block_order = orders.front();
+  for (const BlockOrderParams& order : orders) {
+    const std::optional<double> cached = l2_panel_bytes(s, order, hw, active_cores * resident);
+    if (!cached) continue;
+    const double bytes = std::min(note_panels, static_cast<double>(s.batch.count) * *cached);
+    if (bytes < panels) {
+      panels = bytes;
       e.block_order = order;
     }
   }
-  const double hbm_q =
-      static_cast<double>(a.hbm_read_bytes) * hbm_share + static_cast<double>(a.hbm_write_bytes);
+  const double hbm_q = panels + static_cast<double>(a.hbm_register_read_bytes) +
+                       static_cast<double>(a.hbm_write_bytes);
   e.hbm_s = hbm_q / hw.hbm_bytes_per_s();
   const auto q = static_cast<double>(a.hbm_bytes());
   if (hw.l2) e.l2_s = q / static_cast<double>(hw.l2->bandwidth.bytes_per_second);

@@ -30,6 +30,12 @@ HardwareParams small_machine() {
   return hw;
 }
 
+// configs/workloads/ops/gemm-auto.yaml (tile: auto, BF16) on the H100 preset, with `keys`.
+RunConfig auto_gemm_on_h100(const std::vector<std::string>& keys) {
+  return load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
+                     test::config_path("workloads/ops/gemm-auto.yaml"), keys);
+}
+
 GemmSpec gemm_64() {
   GemmSpec spec;
   spec.m = spec.n = spec.k = 64;
@@ -78,9 +84,8 @@ TEST(GemmAutoTile, AnL2ThatHoldsTheWavesPanelsServesTheirReReads) {
 TEST(GemmAutoTile, OnTheH100ALargeGemmTakesWarpgroupsAndAClusterLikeCublas) {
   // 4096^3 BF16: with the L2 in the estimate the HBM term no longer decides alone, and the
   // choice is a Hopper kernel's shape: warpgroup MMA, four stages, tiles multicast to a pair.
-  const RunConfig config = load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
-                                       test::config_path("workloads/ops/gemm-auto.yaml"),
-                                       {"workload.m=4096", "workload.n=4096", "workload.k=4096"});
+  const RunConfig config =
+      auto_gemm_on_h100({"workload.m=4096", "workload.n=4096", "workload.k=4096"});
   const auto& spec = std::get<GemmSpec>(config.workload);
   ASSERT_TRUE(spec.choice);
   ASSERT_TRUE(spec.warp_tile);
@@ -96,10 +101,8 @@ TEST(GemmAutoTile, TheBlockOrderIsChosenWhereTheFileLeavesItOpen) {
   // The FFN's 2048 x 11008 x 4096: row-major, a wave's B panels (43 columns of them) overflow the
   // 50 MiB L2; grouped by block rows they fit, and the order is part of the choice.
   const std::vector<std::string> ffn{"workload.m=2048", "workload.n=11008", "workload.k=4096"};
-  const auto chosen = [&](std::vector<std::string> keys) {
-    return std::get<GemmSpec>(load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
-                                          test::config_path("workloads/ops/gemm-auto.yaml"), keys)
-                                  .workload);
+  const auto chosen = [](const std::vector<std::string>& keys) {
+    return std::get<GemmSpec>(auto_gemm_on_h100(keys).workload);
   };
   const GemmSpec open = chosen(ffn);
   EXPECT_EQ(open.block_order.kind, BlockOrderKind::grouped);
@@ -130,9 +133,8 @@ TEST(GemmAutoTile, SplitKAddsItsReductionTail) {
 TEST(GemmAutoTile, ASkinnyGemmOnTheH100ApproachesTheWeightStream) {
   // The decode GEMM of the issue: 16 x 4096 x 4096 BF16. Streaming the weights once takes
   // 4096 x 4096 x 2 B / 3.35 TB/s = 10.0 us.
-  const RunConfig config = load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
-                                       test::config_path("workloads/ops/gemm-auto.yaml"),
-                                       {"workload.m=16", "workload.n=4096", "workload.k=4096"});
+  const RunConfig config =
+      auto_gemm_on_h100({"workload.m=16", "workload.n=4096", "workload.k=4096"});
   const auto& spec = std::get<GemmSpec>(config.workload);
   ASSERT_TRUE(spec.choice);
   EXPECT_GT(spec.choice->candidates, 100u);
