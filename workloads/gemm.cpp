@@ -86,6 +86,9 @@ std::string describe(const GemmSpec& s) {
   } else if (s.decomposition.kind == GemmDecomposition::stream_k) {
     text += fmt::format(", stream-K over {} blocks", s.decomposition.workers);
   }
+  if (s.promotion_interval > 0) {
+    text += fmt::format(", FP32 promotion every {} of K", s.promotion_interval);
+  }
   if (s.block_order.kind == BlockOrderKind::grouped) {
     text += fmt::format(", blocks grouped by {}", s.block_order.group);
   } else if (s.block_order.kind == BlockOrderKind::column_major) {
@@ -188,6 +191,24 @@ KSlice k_slice(const GemmSpec& s, std::uint64_t split) {
       s.decomposition.kind == GemmDecomposition::split_k ? s.decomposition.splits : 1;
   const std::uint64_t base = steps / splits, longer = steps % splits;
   return KSlice{split * base + std::min(split, longer), base + (split < longer ? 1 : 0)};
+}
+
+std::uint64_t promotions_over(const GemmSpec& s, std::uint64_t steps) {
+  const std::uint64_t interval = s.promotion_interval;
+  if (interval == 0 || s.tile.k == 0) return 0;
+  if (s.tile.k >= interval) return steps * (s.tile.k / interval);
+  return ceil_div(steps, interval / s.tile.k);
+}
+
+std::uint64_t promotion_flops(const GemmSpec& s) {
+  if (s.promotion_interval == 0 || s.tile.k == 0) return 0;
+  const GemmGrid g = grid_of(s);
+  const std::uint64_t splits =
+      s.decomposition.kind == GemmDecomposition::split_k ? s.decomposition.splits : 1;
+  std::uint64_t promotions = 0;  // a tile's, over all its splits
+  for (std::uint64_t split = 0; split < splits; ++split)
+    promotions += promotions_over(s, k_slice(s, split).steps);
+  return s.batch.count * g.rows * s.tile.m * g.cols * s.tile.n * 2 * promotions;
 }
 
 namespace {
@@ -337,6 +358,24 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
     if (auto v = check_holds("workload.warp_tile.m", w.m, r.m, "register_tile.m")) return v;
     if (auto v = check_holds("workload.warp_tile.n", w.n, r.n, "register_tile.n")) return v;
   }
+  if (s.promotion_interval > 0) {
+    if (s.strategy != GemmStrategy::tiled || s.decomposition.kind == GemmDecomposition::stream_k) {
+      return Violation{"workload.promotion_interval",
+                       s.strategy != GemmStrategy::tiled
+                           ? "promotion is a tensor-core kernel's (strategy: tiled)"
+                           : "promotion is modelled for data-parallel and split-K GEMMs, not "
+                             "stream-K",
+                       "set promotion_interval: none"};
+    }
+    if (s.tile.k % s.promotion_interval != 0 && s.promotion_interval % s.tile.k != 0) {
+      return Violation{
+          "workload.promotion_interval",
+          fmt::format("a promotion every {} K elements falls inside a K-step of tile.k = {}: one "
+                      "must divide the other",
+                      s.promotion_interval, s.tile.k),
+          "use a tile.k that divides it or that it divides", "workload.tile.k"};
+    }
+  }
   if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > g.rows) {
     return Violation{
         "workload.block_order.group",
@@ -446,7 +485,7 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   a.hbm_write_bytes += partials;
   a.hbm_read_bytes += partials;
   a.hbm_register_read_bytes = partials;  // the last split adds them in registers
-  a.vector_flops = (splits - 1) * batch * mp * np;
+  a.vector_flops = (splits - 1) * batch * mp * np + promotion_flops(s);
   a.issued_flops += a.vector_flops;
   // A fused epilogue: its FLOPs useful for the outputs, issued over whole tiles in FP32 on the
   // vector units; each operand read into registers: a bias once per block row, a residual once.
@@ -513,6 +552,11 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
   }
   StagedLoop loop(builder, shape);
   const TileShape& t = s.tile;
+  // Promotions (promotion_interval): after every `promote_every` K-steps and the last, each an
+  // FMA an accumulator `per_promotion` times, before the next MMA.
+  const std::uint64_t per_promotion =
+      s.promotion_interval > 0 ? std::max<std::uint64_t>(1, t.k / s.promotion_interval) : 0;
+  const std::uint64_t promote_every = s.promotion_interval > t.k ? s.promotion_interval / t.k : 1;
   for (std::uint64_t i = 0; i < steps; ++i) {
     const std::uint64_t step = first_step + i;
     const std::uint64_t k_step = step + first_split * split_steps;
@@ -522,6 +566,11 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                             tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
                   Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
                               tiles.sram_reads_per_step(target.warp_size)));
+    if (per_promotion > 0 && ((i + 1) % promote_every == 0 || i + 1 == steps)) {
+      loop.add_after_compute(
+          Op::compute(static_cast<std::uint32_t>(step), per_promotion * 2 * t.m * t.n, 0)
+              .in_type(DataType::fp32));
+    }
   }
   const std::uint32_t last = static_cast<std::uint32_t>(first_step + steps - 1);
   std::uint32_t result = loop.last_compute();

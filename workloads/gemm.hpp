@@ -169,6 +169,10 @@ struct GemmSpec {
   std::optional<TileChoice> choice;  ///< set once chosen
   /// Applied to C in registers before the store, in order (data-parallel or split-K only).
   std::vector<EpilogueStep> epilogue;
+  /// K elements between promotions (tiled; 0: none): each block adds its tensor cores' partial
+  /// sums into FP32 accumulators on the vector units, one fused multiply-add an accumulator, then
+  /// its next MMA starts (kFp8PromotionInterval).
+  std::uint64_t promotion_interval = 0;
 
   /// Elements from one GEMM's A (B, C) to the next's.
   std::uint64_t stride_a() const { return batch.stride_a.value_or(m * k); }
@@ -197,6 +201,19 @@ struct KSlice {
   std::uint64_t steps = 0;
 };
 KSlice k_slice(const GemmSpec& spec, std::uint64_t split);
+
+/// Hopper's tensor cores keep an FP8 MMA's partial sums in about 14 bits of mantissa, so its FP8
+/// kernels add them into FP32 registers every 4 wgmma instructions of K = 32: every 128 K
+/// elements (CUTLASS's mma_promotion_interval, 4 by default; DeepSeek-V3 report, section 3.3.2,
+/// N_C = 128), unless fast accumulation is asked for. An FP8 tiled GEMM's default.
+constexpr std::uint64_t kFp8PromotionInterval = 128;
+constexpr std::uint64_t kMaxPromotionInterval = std::uint64_t{1} << 40;
+/// Promotions one block makes over `steps` K-steps: one after every interval's K-steps and one
+/// after the last (interval >= tile.k), or tile.k / interval after each step (a shorter interval).
+std::uint64_t promotions_over(const GemmSpec& spec, std::uint64_t steps);
+/// The FP32 FLOPs of every block's promotions: one fused multiply-add (2 FLOPs) an accumulator of
+/// the padded tiles a promotion (an add alone takes the FMA's issue slot).
+std::uint64_t promotion_flops(const GemmSpec& spec);
 
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles are no larger
 /// than the matrix and divide it unless tiled, stages <= K-steps, the register tile divides the
@@ -309,6 +326,7 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
       }
     }
     if (!g.epilogue.empty()) visitor.text("epilogue", epilogue_text(g.epilogue));
+    if (g.promotion_interval > 0) visitor.integer("promotion_interval", g.promotion_interval);
     if (g.choice) {
       visitor.integer("tile_choice.candidates", g.choice->candidates);
       visitor.text("tile_choice.limited_by", g.choice->limited_by);

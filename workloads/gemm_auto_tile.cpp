@@ -176,7 +176,10 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                             (static_cast<double>(hw.core.sram.write_bytes_per_cycle) * clock_hz);
   const double sram_step =
       hw.core.sram.shared_port ? read_step + write_step : std::max(read_step, write_step);
-  const double compute_step = std::max(flops_step, sram_step);
+  // An FP8 kernel's promotions follow its MMAs on the vector units, the next MMA after them.
+  const auto promotion = static_cast<double>(promotion_flops(s));
+  const double promotion_step = promotion / block_steps / rate(DataType::fp32);
+  const double compute_step = std::max(flops_step, sram_step) + promotion_step;
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
   double latency = hw.hbm.access_latency.seconds();
   if (hw.l2) latency += hw.l2->hit_latency.seconds();
@@ -198,9 +201,9 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   e.compute_s = rounds * static_cast<double>(steps) * shared_compute;
   e.latency_s = rounds * static_cast<double>(steps) * std::max(fetch, in_flight);
   e.sram_s = rounds * static_cast<double>(steps) * r * sram_step;
-  // The split's adds, on the vector units, after the loop.
-  if (a.vector_flops > 0) {
-    e.compute_s += static_cast<double>(a.vector_flops) / static_cast<double>(blocks) *
+  // The split's adds and the epilogue, on the vector units, after the loop.
+  if (static_cast<double>(a.vector_flops) > promotion) {
+    e.compute_s += (static_cast<double>(a.vector_flops) - promotion) / static_cast<double>(blocks) *
                    static_cast<double>(per_core) / rate(DataType::fp32);
   }
   // HBM carries what the L2 does not serve of the tiles' panels (the note's reads, less those
@@ -235,7 +238,7 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
     e.reduction_s = latency + partials * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
   }
   const double pipeline = rounds * static_cast<double>(steps) * step;
-  e.limited_by = step == shared_compute ? (compute_step == flops_step ? "compute" : "sram")
+  e.limited_by = step == shared_compute ? (flops_step >= sram_step ? "compute" : "sram")
                  : step == fetch        ? "latency"
                                         : "in_flight";
   double longest = pipeline;

@@ -19,6 +19,9 @@
 // registers before its compute and each step but the last writes them back after it, as loads and
 // stores of a local tensor that travel through the memory hierarchy like any other. The reload
 // leaves the queue after the write-back it reads (an issue-order edge: the queue is in order).
+//
+// An op may also follow a step's compute in the chain (add_after_compute: an FP8 kernel's
+// promotion of its partial sums); the next compute, barrier and spill write-back come after it.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +72,17 @@ class StagedLoop {
     return add_loads_and_compute(loads, compute);
   }
 
-  std::uint32_t last_compute() const { return computes_.back(); }
+  /// Adds `op` to the block's instruction stream after the last step's compute, reading its
+  /// result (an FP8 kernel's promotion of its partial sums): the next compute follows it.
+  std::uint32_t add_after_compute(const Op& op) {
+    const std::uint32_t added = builder_.add(op);
+    builder_.depend(chain_tail_, added, EdgeKind::data);
+    chain_tail_ = added;
+    if (stream_tail_ == computes_.back()) stream_tail_ = added;
+    return added;
+  }
+  /// The last op of the compute chain: the last step's compute, or what followed it.
+  std::uint32_t last_compute() const { return chain_tail_; }
 
  private:
   template <class Loads>
@@ -104,8 +117,9 @@ class StagedLoop {
     }
     const std::uint32_t c = builder_.add(compute);
     for (std::uint32_t f : feeds) builder_.depend(f, c, EdgeKind::data);
-    if (!computes_.empty()) builder_.depend(computes_.back(), c, EdgeKind::issue_order);
+    if (!computes_.empty()) builder_.depend(chain_tail_, c, EdgeKind::issue_order);
     computes_.push_back(c);
+    chain_tail_ = c;
     stream_tail_ = c;
     return c;
   }
@@ -113,7 +127,7 @@ class StagedLoop {
   // What step `previous` leaves behind once another step follows: its spill write-back and,
   // with one stage, the release barrier before the next loads overwrite its buffer.
   void close_previous_step(std::uint32_t previous) {
-    const std::uint32_t compute = computes_.back();
+    const std::uint32_t compute = chain_tail_;
     if (shape_.spill) {
       last_spill_store_ =
           builder_.add(Op::store(shape_.spill->tensor, previous, shape_.spill->region).as_local());
@@ -138,6 +152,7 @@ class StagedLoop {
   std::vector<std::uint32_t> arrivals_;
   std::uint32_t release_ = 0;           // the last release barrier (one stage)
   std::uint32_t stream_tail_ = 0;       // the last op of the block's instruction stream
+  std::uint32_t chain_tail_ = 0;        // the last op of the compute chain
   std::uint32_t last_spill_store_ = 0;  // the last spill write-back
   std::uint32_t last_load_ = 0;
   bool has_load_ = false;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -248,6 +249,23 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
 
   parse_batch(w, spec);
   if (auto epilogue = w.optional("epilogue")) spec.epilogue = parse_epilogue(*epilogue);
+  // promotion_interval: K elements, or none; an FP8 tiled GEMM promotes every 128 by default
+  // (kFp8PromotionInterval), but for stream-K, which does not model it (below).
+  const std::optional<ConfigNode> promotion = w.optional("promotion_interval");
+  if (promotion) {
+    const std::string text = promotion->text();
+    if (text == "none") {
+      spec.promotion_interval = 0;
+    } else if (!text.empty() && std::all_of(text.begin(), text.end(),
+                                            [](unsigned char c) { return std::isdigit(c) != 0; })) {
+      spec.promotion_interval = promotion->positive_count_at_most(kMaxPromotionInterval);
+    } else {
+      promotion->fail("is neither a count of K elements nor none",
+                      "give the K elements between promotions (128 on Hopper), or none");
+    }
+  } else if (spec.dtype == DataType::fp8 && spec.strategy == GemmStrategy::tiled) {
+    spec.promotion_interval = kFp8PromotionInterval;
+  }
   const ConfigNode tile = w.required("tile");
   if (tile.yaml().IsScalar()) {
     tile.choice({"auto"});
@@ -275,6 +293,8 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
   spec.stages = static_cast<std::uint32_t>(stages.positive_count_at_most(kMaxStepsPerBlock));
   if (auto decomposition = w.optional("decomposition"))
     spec.decomposition = parse_decomposition(*decomposition);
+  if (!promotion && spec.decomposition.kind == GemmDecomposition::stream_k)
+    spec.promotion_interval = 0;
 
   if (auto registers = w.optional("register_tile")) {
     if (spec.strategy == GemmStrategy::no_reuse) {

@@ -346,5 +346,27 @@ TEST_F(ConfigTest, SizesThatWouldOverflowAreRefused) {
   EXPECT_EQ(big.analysis.flops, 2ull * 65536 * 65536 * 65536);
 }
 
+TEST_F(ConfigTest, FP8GemmsPromoteEvery128OfKUnlessToldOtherwise) {
+  const std::string h100 = config_path("hardware/h100-sxm5-80gb.yaml");
+  const std::string hopper = config_path("workloads/tensor-core/gemm-4096-bf16-hopper.yaml");
+  const std::vector<std::string> fp8{"workload.dtype=fp8", "workload.tile.k=128"};
+  const auto spec_of = [](const RunConfig& c) { return std::get<GemmSpec>(c.workload); };
+  EXPECT_EQ(spec_of(load_config(h100, hopper, fp8)).promotion_interval, 128u);
+  EXPECT_EQ(spec_of(load_config(h100, hopper, {})).promotion_interval, 0u);  // BF16
+  std::vector<std::string> fast = fp8;
+  fast.push_back("workload.promotion_interval=none");
+  const RunConfig fast_run = load_config(h100, hopper, fast);
+  EXPECT_EQ(spec_of(fast_run).promotion_interval, 0u);
+  EXPECT_EQ(fast_run.analysis.vector_flops, 0u);
+  // 4096 x 4096 in 128 x 256 tiles of 32 K-steps: a promotion each, 2 FLOPs an output.
+  EXPECT_EQ(load_config(h100, hopper, fp8).analysis.vector_flops, 4096ull * 4096 * 2 * 32);
+  std::vector<std::string> bad = fp8;
+  bad.push_back("workload.promotion_interval=often");
+  expect_error(h100, hopper,
+               {"workload.promotion_interval", "neither a count of K elements nor none"}, bad);
+  bad.back() = "workload.promotion_interval=96";
+  expect_error(h100, hopper, {"workload.promotion_interval", "one must divide the other"}, bad);
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -163,5 +163,61 @@ TEST(GemmStreamK, WorkersShareTheIterationsAndHandOverPartialTiles) {
   EXPECT_EQ(m.flops, a.issued_flops);
 }
 
+TEST(GemmPromotion, FP8PartialSumsAreAddedIntoFP32EveryIntervalAndAfterTheLastStep) {
+  // 256 x 256 x 448 FP8 in 128 x 128 x 64 tiles: 2 x 2 tiles of 7 K-steps. A promotion every
+  // 128 of K is one every 2 K-steps and one after the last: 4 a tile, each an FMA (2 FLOPs) an
+  // accumulator, on the vector units.
+  GemmSpec spec = fp16_gemm(256, 256, 448, TileShape{128, 128, 64});
+  spec.dtype = DataType::fp8;
+  spec.promotion_interval = kFp8PromotionInterval;
+  ASSERT_FALSE(check_rules(spec));
+  EXPECT_EQ(promotions_over(spec, 7), 4u);
+  const std::uint64_t mma = 2u * 256 * 256 * 448;
+  const std::uint64_t promotion = 4u * 4 * 128 * 128 * 2;
+  const Analysis a = analyze(spec, kRoof);
+  EXPECT_EQ(a.flops, mma);  // useful FLOPs: the promotions are the kernel's overhead
+  EXPECT_EQ(a.vector_flops, promotion);
+  EXPECT_EQ(a.issued_flops, mma + promotion);
+  EXPECT_DOUBLE_EQ(a.roofline.t_compute_s, mma / 1e12 + promotion / 1e11);
+  const Kernel kernel = build_kernel(spec);
+  EXPECT_EQ(traffic_of(kernel).flops, a.issued_flops);
+  std::uint64_t fp32_ops = 0;
+  for (const Op& op : kernel.program.ops())
+    fp32_ops += op.kind == OpKind::compute && op.compute_type == DataType::fp32 ? 1 : 0;
+  EXPECT_EQ(fp32_ops, 4u);
+
+  // A K-step longer than the interval promotes tile.k / interval times a step: 128 x 128 x 256
+  // tiles of 2 K-steps (K = 512), 2 a step.
+  GemmSpec longer = spec;
+  longer.k = 512;
+  longer.tile.k = 256;
+  EXPECT_EQ(promotions_over(longer, 2), 4u);
+  EXPECT_EQ(analyze(longer, kRoof).vector_flops, 4u * 4 * 128 * 128 * 2);
+  EXPECT_EQ(traffic_of(build_kernel(longer)).flops, analyze(longer, kRoof).issued_flops);
+
+  // Split-K in 3 of 3, 2 and 2 K-steps: each split promotes over its own slice (2 + 1 + 1), and
+  // the last adds the two partial sums.
+  GemmSpec split = spec;
+  split.decomposition = DecompositionParams{GemmDecomposition::split_k, 3};
+  ASSERT_FALSE(check_rules(split));
+  const Analysis s = analyze(split, kRoof);
+  EXPECT_EQ(s.vector_flops, 4u * 128 * 128 * (2 * (2 + 1 + 1) + 2));
+  EXPECT_EQ(traffic_of(build_kernel(split)).flops, s.issued_flops);
+}
+
+TEST(GemmPromotion, TheIntervalAndTheKStepNest) {
+  GemmSpec spec = fp16_gemm(256, 256, 384, TileShape{128, 128, 64});
+  spec.dtype = DataType::fp8;
+  spec.promotion_interval = 96;
+  const std::optional<Violation> v = check_rules(spec);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->key_path, "workload.promotion_interval");
+  EXPECT_NE(v->rule.find("one must divide the other"), std::string::npos) << v->rule;
+  spec.promotion_interval = 128;
+  spec.decomposition = DecompositionParams{GemmDecomposition::stream_k, 1, 3};
+  ASSERT_TRUE(check_rules(spec));
+  EXPECT_EQ(check_rules(spec)->key_path, "workload.promotion_interval");
+}
+
 }  // namespace
 }  // namespace ridgeline
