@@ -21,6 +21,8 @@
 // 7. Graph/<model>/<phase>/<command>: a transformer's graph (configs/workloads/models/) on the
 //    H100 preset, `analyze` and `run -j 1` (every distinct kernel simulated one after another, on
 //    one core). Items are the graph's kernels; peak resident memory is the largest process's.
+//    And `analyze-in-process`: the same analysis and text report called in this process, the
+//    process start left out.
 // At the end a summary prints the medians and the ratio of simulated ops per second to raw
 // SystemC events per second, measured in this same run, and what the detailed HBM mode costs.
 #include <benchmark/benchmark.h>
@@ -39,6 +41,8 @@
 
 #include "bench/bench_support.hpp"
 #include "models/sc_main_stub.hpp"
+#include "sim/graph/graph_config.hpp"
+#include "sim/graph/graph_report.hpp"
 
 namespace {
 
@@ -273,6 +277,20 @@ void TraceCase(benchmark::State& state, const std::vector<std::string>& traces) 
 
 // The same process start, configuration and report without the simulation: what every Seed case
 // pays besides simulating.
+// The graph's analysis and text report in this process: `analyze` without the process start.
+void GraphAnalysisInProcess(benchmark::State& state, const std::string& hardware,
+                            const std::string& workload) {
+  std::size_t kernels = 0;
+  for (auto _ : state) {
+    const ridgeline::GraphConfig config =
+        ridgeline::load_graph_config(hardware, workload, {}, false);
+    benchmark::DoNotOptimize(ridgeline::graph_report_text(config, nullptr));
+    kernels = config.kernels.size();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kernels));
+  state.counters["kernels"] = static_cast<double>(kernels);
+}
+
 void Startup(benchmark::State& state) {
   for (auto _ : state) run_ridgeline("analyze", "seed/gemm-4096-t128-double.yaml", {});
 }
@@ -523,6 +541,12 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->Iterations(std::string(command) == "run" ? 1 : 20);
     }
+    benchmark::RegisterBenchmark(
+        (std::string("Graph/") + model + "/analyze-in-process").c_str(), GraphAnalysisInProcess,
+        h100, std::string(RIDGELINE_SOURCE_DIR) + "/configs/workloads/models/" + model + ".yaml")
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(20);
   }
   return ridgeline::bench::run_and_summarize<SummaryReporter>(argc, argv);
 }

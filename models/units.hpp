@@ -44,8 +44,15 @@ class Time {
 constexpr Time max(Time a, Time b) { return a < b ? b : a; }
 constexpr Time min(Time a, Time b) { return a < b ? a : b; }
 
-/// ceil(numerator / denominator) without overflow for the products used here.
+/// ceil(numerator / denominator) without overflow for the products used here; in 64 bits where
+/// both fit (a 128-bit division is a library call, and the tile chooser makes hundreds of
+/// thousands of these).
 constexpr std::uint64_t ceil_div(unsigned __int128 numerator, unsigned __int128 denominator) {
+  if ((numerator >> 63) == 0 && (denominator >> 63) == 0) {
+    const auto n = static_cast<std::uint64_t>(numerator);
+    const auto d = static_cast<std::uint64_t>(denominator);
+    return n / d + (n % d != 0 ? 1 : 0);
+  }
   return static_cast<std::uint64_t>((numerator + denominator - 1) / denominator);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <string_view>
 
 namespace ridgeline {
 
@@ -78,7 +79,9 @@ struct CoreCapacity {
 
 struct Occupancy {
   std::uint64_t blocks_per_core = 0;  ///< 0: one block does not fit
-  std::string limited_by;             ///< "sram", "registers", "warps" or "max_resident_blocks"
+  /// "sram", "registers", "warps" or "max_resident_blocks": a literal, since the tile chooser
+  /// asks for tens of thousands of these and a string would allocate the last of them
+  std::string_view limited_by;
   std::uint64_t active_warps = 0;     ///< blocks_per_core x warps per block
   std::uint32_t max_warps = 0;        ///< the core's limit; 0 = none
   /// Active warps / maximum warps, the usual GPU figure; 0 when the core has no warp limit.

@@ -114,10 +114,12 @@ struct DecompositionParams {
 
 /// What `tile: auto` chose, and why: the reports print it.
 struct TileChoice {
-  std::uint64_t candidates = 0;  ///< configurations that fit the machine, all estimated
-  double estimated_time_s = 0;   ///< the winner's estimate
-  std::string limited_by;        ///< the winner's longest term ("hbm", "latency", ...)
-  std::string reason;            ///< one sentence: the winner against the best without it
+  /// Configurations that fit the machine; each estimated unless a lower bound on its time
+  /// (its MMAs at the peak, its reads at the L2's port) was above the best of its kind already
+  std::uint64_t candidates = 0;
+  double estimated_time_s = 0;  ///< the winner's estimate
+  std::string limited_by;       ///< the winner's longest term ("hbm", "latency", ...)
+  std::string reason;           ///< one sentence: the winner against the best without it
 };
 
 /// A step of a fused epilogue: an element-wise operation applied to C's tile in registers before

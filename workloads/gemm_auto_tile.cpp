@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "workloads/wording.hpp"
@@ -69,20 +70,49 @@ RegisterTile register_tile_of(std::uint64_t w_m, std::uint64_t w_n, std::uint64_
   return best;
 }
 
+// A candidate's place in the enumeration: tile m, n, k, warps, rows of warps, warpgroup sharing.
+using CandidateKey = std::array<std::uint64_t, 6>;
+
 struct Scored {
   GemmSpec spec;
   TileEstimate estimate;
   std::uint64_t blocks = 0;
+  CandidateKey key{};
 };
 
-// Faster first; ties to fewer splits, fewer blocks, fewer stages, fewer threads.
+// Faster first; ties to fewer splits, fewer blocks, fewer stages, fewer threads, then to the
+// smaller key (the smaller tile first), so that the choice does not depend on the order the
+// candidates are estimated in.
 bool better(const Scored& a, const Scored& b) {
   if (a.estimate.time_s != b.estimate.time_s) return a.estimate.time_s < b.estimate.time_s;
   if (a.spec.decomposition.splits != b.spec.decomposition.splits)
     return a.spec.decomposition.splits < b.spec.decomposition.splits;
   if (a.blocks != b.blocks) return a.blocks < b.blocks;
   if (a.spec.stages != b.spec.stages) return a.spec.stages < b.spec.stages;
-  return threads_per_block(a.spec) < threads_per_block(b.spec);
+  const std::uint64_t threads_a = threads_per_block(a.spec), threads_b = threads_per_block(b.spec);
+  if (threads_a != threads_b) return threads_a < threads_b;
+  return a.key < b.key;
+}
+
+// No estimate of a candidate with `spec`'s tile and warps (any stages, any split) is below this:
+// its MMAs at every core's peak, and its tiles' reads unsplit at the L2's port (a split adds its
+// partial sums to them). The chooser estimates only candidates whose bound is not above the best
+// of their kind so far, which cannot change what it chooses.
+double lower_bound_s(const GemmSpec& spec, const HardwareParams& hw) {
+  const Roof roof{hw.peak_flop_per_s(spec.dtype), hw.hbm_bytes_per_s(),
+                  hw.peak_flop_per_s(DataType::fp32)};
+  GemmSpec unsplit = spec;
+  unsplit.decomposition = DecompositionParams{};
+  unsplit.stages = 1;
+  const Analysis a = analyze(unsplit, roof, hw.threads);
+  const double rate = static_cast<double>(hw.core.compute.flops_per_cycle[index_of(spec.dtype)]) *
+                      static_cast<double>(hw.core_clock.frequency_hz) *
+                      static_cast<double>(hw.cores);
+  const double compute = static_cast<double>(a.issued_flops - a.vector_flops) / rate;
+  const double l2 = hw.l2 ? static_cast<double>(a.hbm_bytes()) /
+                                static_cast<double>(hw.l2->bandwidth.bytes_per_second)
+                          : 0;
+  return std::max(compute, l2);
 }
 
 // The HBM bytes of one matrix's A and B panels with an L2. The blocks running at once (a wave of
@@ -130,16 +160,27 @@ std::optional<double> l2_panel_bytes(const GemmSpec& s, const BlockOrderParams& 
 }
 
 // The orders the chooser tries where block_order is left to it: row-major, and groups of 4, 8 and
-// 16 block rows that the grid has and the cluster divides.
-std::vector<BlockOrderParams> candidate_orders(const GemmSpec& s) {
-  if (!s.block_order_auto) return {s.block_order};
-  std::vector<BlockOrderParams> orders{BlockOrderParams{}};
+// 16 block rows that the grid has and the cluster divides. (A fixed array: the chooser asks for
+// them tens of thousands of times.)
+struct CandidateOrders {
+  std::array<BlockOrderParams, 4> orders{};
+  std::size_t count = 0;
+  const BlockOrderParams* begin() const { return orders.data(); }
+  const BlockOrderParams* end() const { return orders.data() + count; }
+};
+CandidateOrders candidate_orders(const GemmSpec& s) {
+  CandidateOrders out;
+  if (!s.block_order_auto) {
+    out.orders[out.count++] = s.block_order;
+    return out;
+  }
+  out.orders[out.count++] = BlockOrderParams{};
   const std::uint64_t rows = grid_of(s).rows;
   for (std::uint64_t group : {4, 8, 16}) {
     if (group <= rows && group % s.cluster.m == 0)
-      orders.push_back(BlockOrderParams{BlockOrderKind::grouped, group});
+      out.orders[out.count++] = BlockOrderParams{BlockOrderKind::grouped, group};
   }
-  return orders;
+  return out;
 }
 
 }  // namespace
@@ -211,8 +252,8 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   // the one whose wave's panels the L2 holds best.
   const auto note_panels = static_cast<double>(a.hbm_read_bytes - a.hbm_register_read_bytes);
   double panels = note_panels;
-  const std::vector<BlockOrderParams> orders = candidate_orders(s);
-  e.block_order = orders.front();
+  const CandidateOrders orders = candidate_orders(s);
+  e.block_order = *orders.begin();
   for (const BlockOrderParams& order : orders) {
     const std::optional<double> cached = l2_panel_bytes(s, order, hw, active_cores * resident);
     if (!cached) continue;
@@ -259,8 +300,13 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
   std::optional<Scored> best_unsplit;
   std::optional<Scored> best_split;
   std::uint64_t candidates = 0;
-  for (std::uint64_t tm : tile_sizes({16, 32, 64, 128, 256}, spec.m)) {
-    for (std::uint64_t tn : tile_sizes({32, 64, 128, 256}, spec.n)) {
+  // The largest tiles first: their estimates are the bounds that spare the smaller ones theirs.
+  std::vector<std::uint64_t> tms = tile_sizes({16, 32, 64, 128, 256}, spec.m);
+  std::vector<std::uint64_t> tns = tile_sizes({32, 64, 128, 256}, spec.n);
+  std::reverse(tms.begin(), tms.end());
+  std::reverse(tns.begin(), tns.end());
+  for (std::uint64_t tm : tms) {
+    for (std::uint64_t tn : tns) {
       for (std::uint64_t tk : tile_sizes({32, 64, 128}, spec.k)) {
         for (std::uint64_t warps : {1, 2, 4, 8}) {
           for (std::uint64_t rows_of_warps = 1; rows_of_warps <= warps; rows_of_warps *= 2) {
@@ -279,7 +325,9 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
               if (cols_of_warps % (4 / down) == 0)
                 sharing.push_back(WarpTile{w_m * down, w_n * (4 / down), 4});
             }
-            for (const WarpTile& w : sharing) {
+            for (std::uint64_t shared = 0; shared < sharing.size(); ++shared) {
+              const WarpTile& w = sharing[shared];
+              const CandidateKey key{tm, tn, tk, warps, rows_of_warps, shared};
               GemmSpec c = spec;
               c.tile_auto = false;  // a candidate as if written out
               c.tile = TileShape{tm, tn, tk};
@@ -289,6 +337,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
               const Footprint one_stage = footprint(c, hw.threads);
               if (!runs_on(c, hw, one_stage)) continue;
               const std::uint64_t steps = grid_of(c).steps;
+              const double bound = lower_bound_s(c, hw);
               for (std::uint32_t stages = 1; stages <= std::min<std::uint64_t>(4, steps);
                    ++stages) {
                 c.stages = stages;
@@ -304,12 +353,13 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                                         : DecompositionParams{GemmDecomposition::split_k, splits};
                   if (stages > 1 && stages > steps / splits) break;
                   if (check_rules(c)) continue;
-                  const GemmGrid g = grid_of(c);
-                  Scored scored{c, estimate_tile(c, hw),
-                                spec.batch.count * g.rows * g.cols * splits};
-                  scored.spec.block_order = scored.estimate.block_order;
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
+                  if (kind && bound > kind->estimate.time_s) continue;
+                  const GemmGrid g = grid_of(c);
+                  Scored scored{c, estimate_tile(c, hw),
+                                spec.batch.count * g.rows * g.cols * splits, key};
+                  scored.spec.block_order = scored.estimate.block_order;
                   if (!kind || better(scored, *kind)) kind = scored;
                   if (!best || better(scored, *best)) best = std::move(scored);
                 }
@@ -332,7 +382,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
       c.block_order = spec.block_order;
       if (check_rules(c) || WorkloadKind<GemmSpec>::check_threads(c, hw.threads)) continue;
       const GemmGrid g = grid_of(c);
-      Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols};
+      Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols, best->key};
       scored.spec.block_order = scored.estimate.block_order;
       ++candidates;
       if (better(scored, *best)) {
@@ -346,7 +396,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
   TileChoice choice;
   choice.candidates = candidates;
   choice.estimated_time_s = best->estimate.time_s;
-  choice.limited_by = best->estimate.limited_by;
+  choice.limited_by = std::string(best->estimate.limited_by);
   choice.reason = fmt::format("{}: {} (of {} candidates that fit a core)", candidate_label(chosen),
                               estimate_text(best->estimate), candidates);
   const bool split = chosen.decomposition.splits > 1;

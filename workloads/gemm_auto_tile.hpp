@@ -35,6 +35,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "models/hardware.hpp"
 #include "workloads/gemm.hpp"
@@ -46,7 +47,7 @@ struct TileEstimate {
   double time_s = 0;
   /// The longest term: "compute", "sram", "latency", "in_flight" (the pipeline's step), or
   /// "hbm", "l2" (the memory's bandwidth).
-  std::string limited_by;
+  std::string_view limited_by;  // a literal: the chooser makes tens of thousands of estimates
   double compute_s = 0;
   double sram_s = 0;
   double hbm_s = 0;

@@ -118,7 +118,13 @@ SharedSchedule shared_machine_schedule(const std::vector<std::vector<std::size_t
   const std::size_t n = waits_for.size();
   auto [waiting_on_me, unmet] = waiters_of(waits_for);
   std::vector<double> left = time_s;  // of each kernel's own time
-  std::vector<bool> started(n, false);
+  // Kernels ready to start, by their place in the run order (a min-heap of places).
+  std::vector<std::size_t> place(n, 0);
+  for (std::size_t p = 0; p < order.size(); ++p) place[order[p]] = p;
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t i : order) {
+    if (unmet[i] == 0) ready.push(place[i]);
+  }
   std::vector<std::size_t> running;
   std::size_t finished = 0;
   double now = 0;
@@ -127,12 +133,11 @@ SharedSchedule shared_machine_schedule(const std::vector<std::vector<std::size_t
   schedule.finish_s.assign(n, 0);
   const auto clamp = [](double x) { return std::min(1.0, std::max(0.0, x)); };
   while (finished < n) {
-    for (std::size_t i : order) {  // everything ready starts, in the run order
-      if (!started[i] && unmet[i] == 0) {
-        started[i] = true;
-        schedule.start_s[i] = now;
-        running.push_back(i);
-      }
+    while (!ready.empty()) {  // everything ready starts, in the run order
+      const std::size_t i = order[ready.top()];
+      ready.pop();
+      schedule.start_s[i] = now;
+      running.push_back(i);
     }
     if (running.empty()) break;  // a cycle: run_order refuses those first
     KernelDemand sum;
@@ -158,7 +163,9 @@ SharedSchedule shared_machine_schedule(const std::vector<std::vector<std::size_t
       if (i == next || left[i] <= 1e-12 * time_s[i]) {
         ++finished;
         schedule.finish_s[i] = now;
-        for (std::size_t waiter : waiting_on_me[i]) --unmet[waiter];
+        for (std::size_t waiter : waiting_on_me[i]) {
+          if (--unmet[waiter] == 0) ready.push(place[waiter]);
+        }
       } else {
         still.push_back(i);
       }
