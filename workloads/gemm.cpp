@@ -194,10 +194,17 @@ KSlice k_slice(const GemmSpec& s, std::uint64_t split) {
 }
 
 std::uint64_t promotions_over(const GemmSpec& s, std::uint64_t steps) {
-  const std::uint64_t interval = s.promotion_interval;
-  if (interval == 0 || s.tile.k == 0) return 0;
-  if (s.tile.k >= interval) return steps * (s.tile.k / interval);
-  return ceil_div(steps, interval / s.tile.k);
+  if (s.promotion_interval == 0 || s.tile.k == 0) return 0;
+  return ceil_div(static_cast<unsigned __int128>(steps) * s.tile.k, s.promotion_interval);
+}
+
+std::uint64_t promotions_after(const GemmSpec& s, std::uint64_t step, std::uint64_t steps) {
+  if (s.promotion_interval == 0 || s.tile.k == 0) return 0;
+  const auto crossed = [&](std::uint64_t k_steps) {  // intervals whole within k_steps K-steps
+    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(k_steps) * s.tile.k /
+                                      s.promotion_interval);
+  };
+  return (step + 1 == steps ? promotions_over(s, steps) : crossed(step + 1)) - crossed(step);
 }
 
 std::uint64_t promotion_flops(const GemmSpec& s) {
@@ -358,23 +365,14 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
     if (auto v = check_holds("workload.warp_tile.m", w.m, r.m, "register_tile.m")) return v;
     if (auto v = check_holds("workload.warp_tile.n", w.n, r.n, "register_tile.n")) return v;
   }
-  if (s.promotion_interval > 0) {
-    if (s.strategy != GemmStrategy::tiled || s.decomposition.kind == GemmDecomposition::stream_k) {
-      return Violation{"workload.promotion_interval",
-                       s.strategy != GemmStrategy::tiled
-                           ? "promotion is a tensor-core kernel's (strategy: tiled)"
-                           : "promotion is modelled for data-parallel and split-K GEMMs, not "
-                             "stream-K",
-                       "set promotion_interval: none"};
-    }
-    if (s.tile.k % s.promotion_interval != 0 && s.promotion_interval % s.tile.k != 0) {
-      return Violation{
-          "workload.promotion_interval",
-          fmt::format("a promotion every {} K elements falls inside a K-step of tile.k = {}: one "
-                      "must divide the other",
-                      s.promotion_interval, s.tile.k),
-          "use a tile.k that divides it or that it divides", "workload.tile.k"};
-    }
+  if (s.promotion_interval > 0 &&
+      (s.strategy != GemmStrategy::tiled || s.decomposition.kind == GemmDecomposition::stream_k)) {
+    return Violation{"workload.promotion_interval",
+                     s.strategy != GemmStrategy::tiled
+                         ? "promotion is a tensor-core kernel's (strategy: tiled)"
+                         : "promotion is modelled for data-parallel and split-K GEMMs, not "
+                           "stream-K",
+                     "set promotion_interval: none"};
   }
   if (s.block_order.kind == BlockOrderKind::grouped && s.block_order.group > g.rows) {
     return Violation{
@@ -552,11 +550,8 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
   }
   StagedLoop loop(builder, shape);
   const TileShape& t = s.tile;
-  // Promotions (promotion_interval): after every `promote_every` K-steps and the last, each an
-  // FMA an accumulator `per_promotion` times, before the next MMA.
-  const std::uint64_t per_promotion =
-      s.promotion_interval > 0 ? std::max<std::uint64_t>(1, t.k / s.promotion_interval) : 0;
-  const std::uint64_t promote_every = s.promotion_interval > t.k ? s.promotion_interval / t.k : 1;
+  // Promotions (promotion_interval): after the K-step in which each interval of K ends, and after
+  // the last, an FMA an accumulator each, before the next MMA.
   for (std::uint64_t i = 0; i < steps; ++i) {
     const std::uint64_t step = first_step + i;
     const std::uint64_t k_step = step + first_split * split_steps;
@@ -566,9 +561,9 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                             tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
                   Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
                               tiles.sram_reads_per_step(target.warp_size)));
-    if (per_promotion > 0 && ((i + 1) % promote_every == 0 || i + 1 == steps)) {
+    if (const std::uint64_t promotions = promotions_after(s, i, steps); promotions > 0) {
       loop.add_after_compute(
-          Op::compute(static_cast<std::uint32_t>(step), per_promotion * 2 * t.m * t.n, 0)
+          Op::compute(static_cast<std::uint32_t>(step), promotions * 2 * t.m * t.n, 0)
               .in_type(DataType::fp32));
     }
   }

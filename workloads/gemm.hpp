@@ -210,9 +210,12 @@ KSlice k_slice(const GemmSpec& spec, std::uint64_t split);
 /// N_C = 128), unless fast accumulation is asked for. An FP8 tiled GEMM's default.
 constexpr std::uint64_t kFp8PromotionInterval = 128;
 constexpr std::uint64_t kMaxPromotionInterval = std::uint64_t{1} << 40;
-/// Promotions one block makes over `steps` K-steps: one after every interval's K-steps and one
-/// after the last (interval >= tile.k), or tile.k / interval after each step (a shorter interval).
+/// Promotions one block makes over `steps` K-steps: one for each interval of K that ends within
+/// them, and one for what the last interval left, ceil(steps B_K / interval) in all.
 std::uint64_t promotions_over(const GemmSpec& spec, std::uint64_t steps);
+/// Of those, the ones after K-step `step` (from 0): the intervals that end within it, and after
+/// the last step what is left.
+std::uint64_t promotions_after(const GemmSpec& spec, std::uint64_t step, std::uint64_t steps);
 /// The FP32 FLOPs of every block's promotions: one fused multiply-add (2 FLOPs) an accumulator of
 /// the padded tiles a promotion (an add alone takes the FMA's issue slot).
 std::uint64_t promotion_flops(const GemmSpec& spec);

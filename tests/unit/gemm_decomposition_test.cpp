@@ -205,18 +205,38 @@ TEST(GemmPromotion, FP8PartialSumsAreAddedIntoFP32EveryIntervalAndAfterTheLastSt
   EXPECT_EQ(traffic_of(build_kernel(split)).flops, s.issued_flops);
 }
 
-TEST(GemmPromotion, TheIntervalAndTheKStepNest) {
+TEST(GemmPromotion, AnIntervalThatEndsInsideAKStepIsPromotedAfterIt) {
+  // K = 384 in K-steps of 96 with a promotion every 128: the intervals end inside steps 1, 2 and
+  // 3 (at K = 128, 256, 384), so one promotion follows each of those, none the first.
+  GemmSpec spec = fp16_gemm(256, 256, 384, TileShape{128, 128, 96});
+  spec.dtype = DataType::fp8;
+  spec.promotion_interval = 128;
+  ASSERT_FALSE(check_rules(spec));
+  EXPECT_EQ(promotions_over(spec, 4), 3u);
+  EXPECT_EQ(promotions_after(spec, 0, 4), 0u);
+  EXPECT_EQ(promotions_after(spec, 1, 4), 1u);
+  EXPECT_EQ(promotions_after(spec, 2, 4), 1u);
+  EXPECT_EQ(promotions_after(spec, 3, 4), 1u);
+  // Five K-steps (K = 480): three intervals end within them, and the last step promotes the 96
+  // of K left after the third.
+  EXPECT_EQ(promotions_over(spec, 5), 4u);
+  EXPECT_EQ(promotions_after(spec, 4, 5), 1u);
+  const Analysis a = analyze(spec, kRoof);
+  EXPECT_EQ(a.vector_flops, 4u * 128 * 128 * 2 * 3);
+  EXPECT_EQ(traffic_of(build_kernel(spec)).flops, a.issued_flops);
+}
+
+TEST(GemmPromotion, IsATiledDataParallelOrSplitKKernels) {
   GemmSpec spec = fp16_gemm(256, 256, 384, TileShape{128, 128, 64});
   spec.dtype = DataType::fp8;
-  spec.promotion_interval = 96;
-  const std::optional<Violation> v = check_rules(spec);
-  ASSERT_TRUE(v);
-  EXPECT_EQ(v->key_path, "workload.promotion_interval");
-  EXPECT_NE(v->rule.find("one must divide the other"), std::string::npos) << v->rule;
   spec.promotion_interval = 128;
   spec.decomposition = DecompositionParams{GemmDecomposition::stream_k, 1, 3};
   ASSERT_TRUE(check_rules(spec));
   EXPECT_EQ(check_rules(spec)->key_path, "workload.promotion_interval");
+  spec.decomposition = DecompositionParams{};
+  spec.strategy = GemmStrategy::register_tiled;
+  ASSERT_TRUE(check_rules(spec));
+  EXPECT_NE(check_rules(spec)->rule.find("strategy: tiled"), std::string::npos);
 }
 
 }  // namespace
