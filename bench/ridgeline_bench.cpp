@@ -275,8 +275,6 @@ void TraceCase(benchmark::State& state, const std::vector<std::string>& traces) 
   for (const char* suffix : {".vcd", ".gtkw", ".trace.json"}) std::remove((base + suffix).c_str());
 }
 
-// The same process start, configuration and report without the simulation: what every Seed case
-// pays besides simulating.
 // The graph's analysis and text report in this process: `analyze` without the process start.
 void GraphAnalysisInProcess(benchmark::State& state, const std::string& hardware,
                             const std::string& workload) {
@@ -291,6 +289,8 @@ void GraphAnalysisInProcess(benchmark::State& state, const std::string& hardware
   state.counters["kernels"] = static_cast<double>(kernels);
 }
 
+// The same process start, configuration and report without the simulation: what every Seed case
+// pays besides simulating.
 void Startup(benchmark::State& state) {
   for (auto _ : state) run_ridgeline("analyze", "seed/gemm-4096-t128-double.yaml", {});
 }

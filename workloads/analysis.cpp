@@ -3,9 +3,15 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/hardware.hpp"
 #include "models/kernel_target.hpp"
 
 namespace ridgeline {
+
+Roof roof_of(const HardwareParams& hardware, DataType type) {
+  return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s(),
+              hardware.peak_flop_per_s(DataType::fp32)};
+}
 
 std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
 

@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <string_view>
+
+#include "models/data_type.hpp"
 
 namespace ridgeline {
+
+struct HardwareParams;
 
 /// The two ceilings of the roofline for one data type.
 struct Roof {
@@ -17,6 +20,9 @@ struct Roof {
   /// executes there (Analysis::vector_flops); 0: the machine lists no fp32.
   double vector_flop_per_s = 0;
 };
+
+/// The machine's two roofline ceilings for `type`.
+Roof roof_of(const HardwareParams& hardware, DataType type);
 
 enum class Bound { memory, compute };
 std::string_view name_of(Bound bound);

@@ -99,16 +99,13 @@ bool better(const Scored& a, const Scored& b) {
 // partial sums to them). The chooser estimates only candidates whose bound is not above the best
 // of their kind so far, which cannot change what it chooses.
 double lower_bound_s(const GemmSpec& spec, const HardwareParams& hw) {
-  const Roof roof{hw.peak_flop_per_s(spec.dtype), hw.hbm_bytes_per_s(),
-                  hw.peak_flop_per_s(DataType::fp32)};
+  const Roof roof = roof_of(hw, spec.dtype);
   GemmSpec unsplit = spec;
   unsplit.decomposition = DecompositionParams{};
   unsplit.stages = 1;
   const Analysis a = analyze(unsplit, roof, hw.threads);
-  const double rate = static_cast<double>(hw.core.compute.flops_per_cycle[index_of(spec.dtype)]) *
-                      static_cast<double>(hw.core_clock.frequency_hz) *
-                      static_cast<double>(hw.cores);
-  const double compute = static_cast<double>(a.issued_flops - a.vector_flops) / rate;
+  const double compute =
+      static_cast<double>(a.issued_flops - a.vector_flops) / roof.peak_flop_per_s;
   const double l2 = hw.l2 ? static_cast<double>(a.hbm_bytes()) /
                                 static_cast<double>(hw.l2->bandwidth.bytes_per_second)
                           : 0;
@@ -186,9 +183,7 @@ CandidateOrders candidate_orders(const GemmSpec& s) {
 }  // namespace
 
 TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
-  const Roof roof{hw.peak_flop_per_s(s.dtype), hw.hbm_bytes_per_s(),
-                  hw.peak_flop_per_s(DataType::fp32)};
-  const Analysis a = analyze(s, roof, hw.threads);
+  const Analysis a = analyze(s, roof_of(hw, s.dtype), hw.threads);
   const Occupancy o = occupancy(
       a.footprint, CoreCapacity{hw.core.sram.capacity_bytes, hw.core.registers.capacity_bytes,
                                 hw.core.max_resident_blocks, hw.core.max_warps});

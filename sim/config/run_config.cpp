@@ -13,11 +13,6 @@
 
 namespace ridgeline {
 
-Roof roof_of(const HardwareParams& hardware, DataType type) {
-  return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s(),
-              hardware.peak_flop_per_s(DataType::fp32)};
-}
-
 void check_override_roots(const std::vector<std::string>& overrides) {
   for (const auto& assignment : overrides) {
     if (assignment.rfind("hardware.", 0) == 0 || assignment.rfind("workload.", 0) == 0) continue;

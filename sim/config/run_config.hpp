@@ -70,9 +70,6 @@ void check_override_roots(const std::vector<std::string>& overrides);
 /// workload, or a machine without an L2.
 void set_l2_resident(RunConfig& config, const std::vector<std::string>& names);
 
-/// The machine's two roofline ceilings for `type`.
-Roof roof_of(const HardwareParams& hardware, DataType type);
-
 // The steps of load_config on typed values, for callers that set values without YAML (sweeps).
 // Each rule returns what it finds broken; load_config reports it at the key's position.
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -13,6 +12,7 @@
 #include "sim/config/elementwise_config.hpp"
 #include "sim/config/gather_config.hpp"
 #include "sim/config/memory_trace_config.hpp"
+#include "sim/config/quantity.hpp"
 #include "sim/config/row_reduction_config.hpp"
 #include "sim/config/run_config.hpp"
 #include "workloads/gemm_auto_tile.hpp"
@@ -254,14 +254,14 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
   const std::optional<ConfigNode> promotion = w.optional("promotion_interval");
   if (promotion) {
     const std::string text = promotion->text();
-    if (text == "none") {
-      spec.promotion_interval = 0;
-    } else if (!text.empty() && std::all_of(text.begin(), text.end(),
-                                            [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    if (text != "none") {
+      try {
+        parse_count(text);
+      } catch (const QuantityError&) {
+        promotion->fail("is neither a count of K elements nor none",
+                        "give the K elements between promotions (128 on Hopper), or none");
+      }
       spec.promotion_interval = promotion->positive_count_at_most(kMaxPromotionInterval);
-    } else {
-      promotion->fail("is neither a count of K elements nor none",
-                      "give the K elements between promotions (128 on Hopper), or none");
     }
   } else if (spec.dtype == DataType::fp8 && spec.strategy == GemmStrategy::tiled) {
     spec.promotion_interval = kFp8PromotionInterval;
