@@ -1,8 +1,8 @@
 // Microbenchmarks of one NVIDIA GPU, for `ridgeline validate`: the cases of
 // configs/validation/published-a100-h100.yaml, measured on the GPU at hand.
 //   read, write, copy, triad   bandwidth of 1 GiB arrays (16 B loads and stores, all SMs full)
-//   in_flight_<N>KiB           read bandwidth with N KiB in flight per SM (one block an SM,
-//                              threads x 4 independent 16 B loads each)
+//   in_flight_<N>KiB           read bandwidth with N = 2, 4, 8, 16, 32 KiB in flight per SM (one
+//                              block an SM, threads x 4 independent 16 B loads each)
 //   latency_l1, _l2, _hbm      pointer chasing, one thread, over 16 KiB, 8 MiB and 1 GiB
 //   fma_fp32                   FP32 FMA throughput, 8 independent chains a thread
 // Each prints one JSON line: {"probe": ..., "value": ..., "unit": ..., "detail": ...}. Times are
@@ -184,7 +184,7 @@ void in_flight(const Device& d, float* sink) {
   const int shared = d.shared_per_sm / 2 + 1024;
   CHECK(cudaFuncSetAttribute(in_flight_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              shared));
-  for (const int kib : {2, 8, 16}) {
+  for (const int kib : {2, 4, 8, 16, 32}) {
     const int threads = kib * 1024 / (kUnroll * 16);
     const std::size_t per_pass = std::size_t{kUnroll} * d.sms * threads;
     const std::size_t n = (std::size_t{1} << 26) / per_pass * per_pass;  // about 1 GiB
@@ -207,8 +207,12 @@ void latencies(const Device& d, std::uint32_t* sink) {
     std::size_t bytes;
     int steps;
   };
+  // Every run walks the same cycle from the same start, so the HBM level's walk must touch far
+  // more distinct lines than the L2 holds, or the runs after the first find them there: 2^21
+  // steps touch 256 MiB of lines, five times an H100's or H200's 50 MiB L2 (2^18 steps, 32 MiB,
+  // measured mostly L2 hits: Nsight Compute counted 64 B of DRAM reads a step).
   for (const Level level : {Level{"latency_l1", 16 << 10, 1 << 20}, Level{"latency_l2", 8 << 20, 1 << 20},
-                            Level{"latency_hbm", std::size_t{1} << 30, 1 << 18}}) {
+                            Level{"latency_hbm", std::size_t{1} << 30, 1 << 21}}) {
     // A random cycle over slots 128 B apart, so that every step is a new line.
     const std::size_t slots = level.bytes / 128;
     std::vector<std::uint32_t> order(slots);

@@ -4,7 +4,8 @@
 # About five minutes. Needs nvidia-smi; the CUDA probes need nvcc, the GEMMs PyTorch; each part
 # missing is skipped and said. Writes to OUT_DIR: gpu.csv (name, driver, clocks), clocks.txt (the
 # SM clock sampled every 200 ms while the benchmarks run), results.jsonl (one line a
-# measurement), and measured-<preset>-<date>.yaml (bench/gpu/to_validation.py), to copy into
+# measurement), nvidia-smi.txt (clocks, power and throttle reasons before the run) and
+# measured-<preset>-<date>.yaml (bench/gpu/to_validation.py), to copy into
 # configs/validation/. Never part of the build or of CI.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +28,11 @@ nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits -lms 200 > "$out/
 sampler=$!
 trap 'kill $sampler 2> /dev/null' EXIT
 
+nvidia-smi -q -d CLOCK,POWER,PERFORMANCE > "$out/nvidia-smi.txt"
 if command -v nvcc > /dev/null; then
-  if nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$out/probes" "$here/probes.cu"; then
-    timeout 300 "$out/probes" | tee -a "$results"
+  binary=$(mktemp -d)/probes
+  if nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$binary" "$here/probes.cu"; then
+    timeout 300 "$binary" | tee -a "$results"
   else
     echo "run.sh: probes.cu did not build; bandwidth, latency and FMA probes skipped" >&2
   fi
@@ -43,5 +46,6 @@ kill $sampler 2> /dev/null
 load_clock=$(awk -v max="${max_clock//[^0-9]/}" '$1 > 0.6 * max { print $1 }' "$out/clocks.txt" \
   | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "?" }')
 python3 "$here/to_validation.py" --results "$results" --gpu "$name" --driver "$driver" \
-  --clocks "${max_clock// /} at most, a median of $load_clock MHz under these loads" \
+  --clocks "${max_clock// /} at most, a median of $load_clock MHz over the run (each power case's
+# detail gives the clock under its own load)" \
   --date "$(date +%F)" --out "$out"

@@ -37,14 +37,20 @@ MEMORY_CASES = {
     "read": ("memory/sequential-loads.yaml", READ_1GIB, "bandwidth"),
     "write": ("memory/sequential-stores.yaml", READ_1GIB, "bandwidth"),
     "triad": ("vector-add.yaml", {}, "bandwidth"),
-    "in_flight_2KiB": ("memory/sequential-loads.yaml", in_flight(2), "bandwidth"),
-    "in_flight_8KiB": ("memory/sequential-loads.yaml", in_flight(8), "bandwidth"),
-    "in_flight_16KiB": ("memory/sequential-loads.yaml", in_flight(16), "bandwidth"),
+    **{f"in_flight_{kib}KiB": ("memory/sequential-loads.yaml", in_flight(kib), "bandwidth")
+       for kib in (2, 4, 8, 16, 32)},
     "latency_hbm": ("memory/random-trace.yaml",
                     {"hardware.cores.count": 1, "hardware.hbm.max_bytes_in_flight_per_core": "64B"},
                     "latency"),
+    # A stream's power is its HBM's and the chip's static power: torch.sum's kernel is expressed
+    # as gpu-stream's read kernel, as in configs/validation/published-power.yaml.
+    "power_read_fp32_1GiB": ("stream/read.yaml",
+                             {"workload.length": 268435456, "workload.dtype": "fp32",
+                              "workload.threads": 256, "workload.elements_per_thread": 16,
+                              "hardware.cores.max_resident_blocks": 8},
+                             "power"),
 }
-UNIT_SUFFIX = {"GB/s": "GB/s", "TFLOP/s": "TFLOP/s", "ns": "ns"}
+UNIT_SUFFIX = {"GB/s": "GB/s", "TFLOP/s": "TFLOP/s", "ns": "ns", "W": "W"}
 
 
 def preset_for(gpu):
@@ -55,8 +61,10 @@ def preset_for(gpu):
 
 
 def gemm_case(probe, family):
-    """gemm_<dtype>_<M>x<N>x<K> -> the kernel shape the GPU's libraries run, at that shape."""
-    _, dtype, shape = probe.split("_")
+    """gemm_<dtype>_<M>x<N>x<K> -> the kernel shape the GPU's libraries run, at that shape, its
+    FLOP rate; power_gemm_<dtype>_<M>x<N>x<K> -> the same kernel, its power."""
+    figure = "power" if probe.startswith("power_") else "flop_rate"
+    _, dtype, shape = probe.removeprefix("power_").split("_")
     m, n, k = (int(x) for x in shape.split("x"))
     workload = f"tensor-core/gemm-4096-bf16-{family}.yaml"
     overrides = {}
@@ -69,7 +77,7 @@ def gemm_case(probe, family):
     for key, value in (("m", m), ("n", n), ("k", k)):
         if value != 4096:
             overrides[f"workload.{key}"] = value
-    return workload, overrides, "flop_rate"
+    return workload, overrides, figure
 
 
 def flow_map(overrides):
@@ -100,7 +108,8 @@ def main():
     for r in results:
         probe = r["probe"]
         spec = MEMORY_CASES.get(probe) or (gemm_case(probe, family)
-                                           if probe.startswith("gemm_") else None)
+                                           if probe.removeprefix("power_").startswith("gemm_")
+                                           else None)
         if spec is None:
             unexpressed.append(r)
             continue
@@ -122,8 +131,9 @@ def main():
     if os.path.isdir(out):
         out = os.path.join(out, f"measured-{slug}-{args.date}.yaml")
     header = [f"# Measured with bench/gpu/run.sh on an {args.gpu}, {args.date}: driver {args.driver},",
-              f"# SM clocks {args.clocks}. Simulated on configs/hardware/{preset}.yaml by",
-              f"#   build/ridgeline validate {os.path.relpath(os.path.abspath(out), root)}",
+              f"# SM clocks {args.clocks}.",
+              f"# Simulated on configs/hardware/{preset}.yaml, once copied into configs/validation/, by",
+              f"#   build/ridgeline validate configs/validation/{os.path.basename(out)}",
               "# Measured too, with no bundled workload to simulate them:"]
     header += [f"#   {r['probe']}: {r['value']} {r['unit']} ({r['detail']})" for r in unexpressed]
     with open(out, "w") as f:
