@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <utility>
+
 #include "sim/config/analytical_energy.hpp"
 #include "sim/config/power_limit.hpp"
 #include "sim/config/quantity.hpp"
@@ -292,9 +295,13 @@ TEST_F(EnergyConfig, UnderTheLimitTheClockStays) {
 }
 
 TEST(EnergyPresets, EveryGpuPresetHasAnEnergyForEachTypeItRuns) {
-  for (const char* preset : {"hardware/a100-sxm4-40gb.yaml", "hardware/a100-sxm4-80gb.yaml",
-                             "hardware/h100-sxm5-80gb.yaml", "hardware/h100-pcie-80gb.yaml",
-                             "hardware/h200-sxm5-141gb.yaml"}) {
+  // Each board's limit is its datasheet's maximum TDP, in W.
+  const std::pair<const char*, std::uint64_t> presets[] = {{"hardware/a100-sxm4-40gb.yaml", 400},
+                                                           {"hardware/a100-sxm4-80gb.yaml", 400},
+                                                           {"hardware/h100-sxm5-80gb.yaml", 700},
+                                                           {"hardware/h100-pcie-80gb.yaml", 350},
+                                                           {"hardware/h200-sxm5-141gb.yaml", 700}};
+  for (const auto& [preset, tdp_w] : presets) {
     SCOPED_TRACE(preset);
     const RunConfig config =
         load_config(config_path(preset), config_path("workloads/vector-add.yaml"), {});
@@ -305,7 +312,11 @@ TEST(EnergyPresets, EveryGpuPresetHasAnEnergyForEachTypeItRuns) {
     }
     EXPECT_TRUE(config.hardware.energy->l2);
     EXPECT_EQ(config.hardware.energy->hbm.row_bytes, 1024u);
-    EXPECT_EQ(config.hardware.power_limit_uw, 0u);  // left out: docs/ARCHITECTURE.md says why
+    EXPECT_EQ(config.hardware.power_limit_uw, tdp_w * 1'000'000);
+    // A vector add is bound by HBM, far below any of these limits: its clock stays the file's.
+    ASSERT_TRUE(config.power_limit);
+    EXPECT_FALSE(config.power_limit->throttled());
+    EXPECT_LT(config.power_limit->power_w, 0.8 * double(tdp_w));
   }
 }
 
