@@ -14,8 +14,8 @@ and the detail says so.
 Where NVML answers (the nvidia-ml-py package), the board power and the SM clock are also read
 while one kernel runs back to back for POWER_SECONDS: "power_<kernel>" in W, the median of the
 samples taken every 0.1 s after the first second (NVML averages power over about a second), with
-the median SM clock of the same samples in its detail. The kernels: the BF16 and FP8 GEMMs at
-8192^3, and a read of a 1 GiB FP32 array (torch.sum). Run by bench/gpu/run.sh; never part of the
+the median SM clock of the same samples in its detail. The kernels: the BF16, FP16, FP32 (SGEMM)
+and FP8 GEMMs at 8192^3, and a read of a 1 GiB FP32 array (torch.sum). Run by bench/gpu/run.sh; never part of the
 build or of CI.
 """
 import json
@@ -149,9 +149,19 @@ def main():
             t, how = kernel_seconds(torch, lambda: torch.matmul(a, b))
             report(f"gemm_{name}_{m}x{n}x{k}", flops / t / 1e12,
                    f"torch.matmul, row-major A and B, {how}, median of {REPETITIONS}")
-            if nvml is not None and name == "bf16" and (m, n, k) == POWER_SHAPE:
+            if nvml is not None and (m, n, k) == POWER_SHAPE:
                 power_while(torch, nvml, lambda: torch.matmul(a, b), f"gemm_bf16_{m}x{n}x{k}",
                             "torch.matmul")
+            del a, b
+        if (m, n, k) == POWER_SHAPE:  # cuBLAS's SGEMM on the CUDA cores (TF32 is off, above)
+            a = torch.randn(m, k, device="cuda", dtype=torch.float32)
+            b = torch.randn(k, n, device="cuda", dtype=torch.float32)
+            t, how = kernel_seconds(torch, lambda: torch.matmul(a, b))
+            report(f"gemm_fp32_{m}x{n}x{k}", flops / t / 1e12,
+                   f"torch.matmul in FP32 (SGEMM, TF32 off), {how}, median of {REPETITIONS}")
+            if nvml is not None:
+                power_while(torch, nvml, lambda: torch.matmul(a, b), f"gemm_fp32_{m}x{n}x{k}",
+                            "torch.matmul in FP32")
             del a, b
         fp8 = getattr(torch, "float8_e4m3fn", None)
         if fp8 is None or not hasattr(torch, "_scaled_mm"):

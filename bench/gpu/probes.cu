@@ -3,6 +3,9 @@
 //   read, write, copy, triad   bandwidth of 1 GiB arrays (16 B loads and stores, all SMs full)
 //   in_flight_<N>KiB           read bandwidth with N = 2, 4, 8, 16, 32 KiB in flight per SM (one
 //                              block an SM, threads x 4 independent 16 B loads each)
+//   gpu_stream_read_<T>        gpu-benches' gpu-stream read: one double a thread, waited for, then
+//                              the block exits; blocks of T = 128, 512, 1024 threads, two an SM
+//                              (2, 8, 16 KiB at most in flight per SM), 2^27 + 2 doubles
 //   latency_l1, _l2, _hbm      pointer chasing, one thread, over 16 KiB, 8 MiB and 1 GiB
 //   fma_fp32                   FP32 FMA throughput, 8 independent chains a thread
 // Each prints one JSON line: {"probe": ..., "value": ..., "unit": ..., "detail": ...}. Times are
@@ -120,6 +123,18 @@ __global__ void in_flight_kernel(const float4* __restrict__ in, std::size_t n, f
   }
 }
 
+// One double a thread, as gpu-stream's read kernel: the thread waits for it, and its block exits.
+__global__ void stream_read_kernel(const double* __restrict__ in, std::size_t n, double* sink) {
+  extern __shared__ double two_blocks_per_sm[];  // its size, not its use, is the point
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  const double v = in[i];
+  if (v == double{kNever}) {
+    two_blocks_per_sm[0] = v;
+    *sink = two_blocks_per_sm[0];
+  }
+}
+
 __global__ void chase_kernel(const std::uint32_t* __restrict__ next, std::uint32_t start,
                              int steps, std::uint32_t* sink) {
   std::uint32_t j = start;
@@ -201,6 +216,29 @@ void in_flight(const Device& d, float* sink) {
   }
 }
 
+void stream_reads(const Device& d, double* sink) {
+  // Two blocks an SM and not three, whatever their threads: each takes shared memory for it
+  // (with the 1 KiB a block the driver keeps).
+  const int shared = d.shared_per_sm / 2 - 2048;
+  CHECK(cudaFuncSetAttribute(stream_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             shared));
+  const std::size_t n = (std::size_t{1} << 27) + 2;
+  double* in;
+  CHECK(cudaMalloc(&in, n * sizeof(double)));
+  CHECK(cudaMemset(in, 0, n * sizeof(double)));
+  for (const int threads : {128, 512, 1024}) {
+    const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
+    const double t = median_seconds(
+        [&] { stream_read_kernel<<<blocks, threads, shared>>>(in, n, sink); }, 10);
+    const std::string probe = "gpu_stream_read_" + std::to_string(threads);
+    print(probe.c_str(), n * sizeof(double) / t / 1e9, "GB/s",
+          "gpu-stream's read: 2^27 + 2 doubles, one a thread, " + std::to_string(threads) +
+              " threads a block, two blocks an SM (" + std::to_string(threads * 2 * 8 / 1024) +
+              " KiB at most in flight), median of 10");
+  }
+  CHECK(cudaFree(in));
+}
+
 void latencies(const Device& d, std::uint32_t* sink) {
   struct Level {
     const char* probe;
@@ -259,6 +297,7 @@ int main() {
   CHECK(cudaMalloc(&sink, 64));
   bandwidths(d, sink);
   in_flight(d, sink);
+  stream_reads(d, reinterpret_cast<double*>(sink));
   latencies(d, reinterpret_cast<std::uint32_t*>(sink));
   fma(d, sink);
   CHECK(cudaFree(sink));

@@ -39,6 +39,12 @@ MEMORY_CASES = {
     "triad": ("vector-add.yaml", {}, "bandwidth"),
     **{f"in_flight_{kib}KiB": ("memory/sequential-loads.yaml", in_flight(kib), "bandwidth")
        for kib in (2, 4, 8, 16, 32)},
+    # gpu-benches' gpu-stream read, as the published A100 and H100 PCIe cases run it.
+    **{f"gpu_stream_read_{threads}": ("stream/read.yaml",
+                                      {"workload.length": 134217730, "workload.threads": threads,
+                                       "hardware.cores.max_resident_blocks": 2},
+                                      "bandwidth")
+       for threads in (128, 512, 1024)},
     "latency_hbm": ("memory/random-trace.yaml",
                     {"hardware.cores.count": 1, "hardware.hbm.max_bytes_in_flight_per_core": "64B"},
                     "latency"),
@@ -66,6 +72,10 @@ def gemm_case(probe, family):
     figure = "power" if probe.startswith("power_") else "flop_rate"
     _, dtype, shape = probe.removeprefix("power_").split("_")
     m, n, k = (int(x) for x in shape.split("x"))
+    if dtype == "fp32":  # cuBLAS's SGEMM on the CUDA cores, tiled as tile: auto chooses
+        return ("ops/gemm-auto.yaml",
+                {"workload.m": m, "workload.n": n, "workload.k": k, "workload.dtype": "fp32"},
+                figure)
     workload = f"tensor-core/gemm-4096-bf16-{family}.yaml"
     overrides = {}
     if dtype != "bf16":

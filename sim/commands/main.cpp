@@ -1,10 +1,13 @@
 // The ridgeline command line: analyze, run, study, sweep, sweep-merge, sweep-report, validate.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -25,8 +28,11 @@
 #include "sim/run/simulate.hpp"
 #include "sim/sweep/sweep_report.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "sim/util/child_process.hpp"
 #include "sim/util/config_error.hpp"
 #include "sim/util/error_json.hpp"
+#include "sim/util/internal_error.hpp"
+#include "sim/util/json.hpp"
 #include "sim/util/output_file.hpp"
 #include "sim/util/version.hpp"
 #include "sim/waveforms/waveform_options.hpp"
@@ -181,9 +187,17 @@ void write_report_files(const RunOptions& options, const Json& report,
 
 // The run's configuration, its warnings printed on stderr (with --quiet too: they are not
 // progress, and stdout stays the report's).
+// The variable through which a `run` whose power limit's trials settled away from its own run's
+// clock hands the clock and the trials to itself, re-executed to run at that clock (SystemC
+// elaborates a machine once per process): the path of save_settled_power_limit's file.
+constexpr const char* kSettledPowerLimitVariable = "RIDGELINE_SETTLED_POWER_LIMIT";
+
 RunConfig load_and_warn(const RunOptions& options) {
   RunConfig config = load_config(options.hardware, options.workload, options.overrides);
-  std::cerr << warning_lines(config.warnings) << std::flush;
+  // A re-executed run's warnings were printed by the process it replaced.
+  if (!std::getenv(kSettledPowerLimitVariable)) {
+    std::cerr << warning_lines(config.warnings) << std::flush;
+  }
   return config;
 }
 
@@ -246,19 +260,37 @@ int analyze_command(const RunOptions& options) {
   return 0;
 }
 
-int run_command(const RunOptions& options) {
+// `argv`: the command line, to re-execute it at the clock a power limit's trials settle on.
+int run_command(const RunOptions& options, char** argv) {
   std::optional<RunConfig> loaded = load_kernel(options);
   if (!loaded) return graph_command(options, true);
   RunConfig& config = *loaded;
   set_l2_resident(config, options.l2_resident);
-  // Under a power limit the analytical model's clock is checked against runs of the kernel, each
-  // a child process (sim/commands/power_limit_runs), before the run reported here.
-  settle_power_limit(config);
+  const char* settled = std::getenv(kSettledPowerLimitVariable);
+  if (settled) {
+    resume_settled_power_limit(config, settled);
+    unsetenv(kSettledPowerLimitVariable);
+  }
   // The report's timeline chart needs the units' busy time over the run: watched only for it.
   std::optional<BusyTimeline> busy;
   if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
   const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
-  write_report_files(options, report_json(config, &result), busy ? &*busy : nullptr);
+  Json report = report_json(config, &result);
+  if (config.power_limit && !settled) {
+    // This run, at the analytical model's clock, is the first trial of it; more are child
+    // processes (sim/commands/power_limit_runs). Where they settle on another clock, the
+    // command runs again at it, in this process's place.
+    const std::uint64_t clock_hz = config.hardware.core_clock.frequency_hz;
+    if (!settle_power_limit(config, trial_of_report(report, clock_hz))) {
+      setenv(kSettledPowerLimitVariable, save_settled_power_limit(config).c_str(), 1);
+      execv(self_executable().c_str(), argv);  // returns only where it failed
+      throw InternalError(fmt::format("could not run again at the power limit's clock, {} Hz: {}",
+                                      config.hardware.core_clock.frequency_hz,
+                                      std::strerror(errno)));
+    }
+    report = report_json(config, &result);  // with the trial, which is this run
+  }
+  write_report_files(options, report, busy ? &*busy : nullptr);
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }
@@ -486,7 +518,7 @@ int main(int argc, char** argv) {
     if (analyze->parsed()) return analyze_command(options);
     if (run->parsed()) {
       read_trace_text(trace_text, options.traces);
-      return run_command(options);
+      return run_command(options, argv);
     }
     if (sweep_command->parsed()) {
       if (!shard.empty()) sweep.shard = parse_shard(shard);

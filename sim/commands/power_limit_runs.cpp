@@ -1,9 +1,11 @@
 #include "sim/commands/power_limit_runs.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -19,14 +21,6 @@ namespace ridgeline {
 namespace {
 
 constexpr std::uint64_t kMHz = 1'000'000;
-
-// What a trial run at `clock_hz` counted, its time, and the hierarchical bound of its counts.
-struct Trial {
-  std::uint64_t clock_hz = 0;
-  EnergyCounts counts;
-  double time_s = 0;
-  double power_w = 0;
-};
 
 EnergyCounts counts_of(const Json& energy) {
   const Json& c = energy["counts"];
@@ -72,33 +66,41 @@ double bound_s(const HardwareParams& nominal, const EnergyCounts& c, std::uint64
 }
 
 // `ridgeline run` of `config`'s files at core clock `hz`, without the power limit: its counts.
-Trial run_at(const RunConfig& config, std::uint64_t hz, const std::string& folder, unsigned index) {
+PowerLimitTrialRun run_at(const RunConfig& config, std::uint64_t hz, const std::string& folder,
+                          unsigned index) {
   const std::string json = fmt::format("{}/trial-{}.json", folder, index);
   std::vector<std::string> overrides = config.overrides;
   overrides.push_back(fmt::format("hardware.clock={}Hz", hz));
   overrides.push_back("hardware.power_limit=null");
-  const ChildResult result = run_children(
-      self_executable(),
-      {run_arguments(config.hardware_path, config.workload_path, overrides, json)}, 1)[0];
+  std::vector<std::string> arguments =
+      run_arguments(config.hardware_path, config.workload_path, overrides, json);
+  if (!config.l2_resident.empty()) {
+    arguments.push_back("--l2-resident");
+    arguments.push_back(fmt::format("{}", fmt::join(config.l2_resident, ",")));
+  }
+  const ChildResult result = run_children(self_executable(), {arguments}, 1)[0];
   if (!result.ok()) {
     throw InternalError(
         fmt::format("the run at {} Hz that checks the power limit's clock "
                     "failed: {}",
                     hz, result.failure()));
   }
-  const Json report = read_json_file(json);
+  return trial_of_report(read_json_file(json), hz);
+}
+
+}  // namespace
+
+PowerLimitTrialRun trial_of_report(const Json& report, std::uint64_t clock_hz) {
   const Json& energy = report["simulated"]["energy"];
-  Trial trial;
-  trial.clock_hz = hz;
+  PowerLimitTrialRun trial;
+  trial.clock_hz = clock_hz;
   trial.counts = counts_of(energy);
   trial.time_s = energy["time_s"].get<double>();
   return trial;
 }
 
-}  // namespace
-
-void settle_power_limit(RunConfig& config) {
-  if (!config.power_limit) return;
+bool settle_power_limit(RunConfig& config, const PowerLimitTrialRun& first) {
+  if (!config.power_limit) return true;
   PowerLimitSolution& solution = *config.power_limit;
   HardwareParams nominal = config.hardware;
   nominal.core_clock = Clock(solution.nominal_clock_hz);
@@ -110,11 +112,13 @@ void settle_power_limit(RunConfig& config) {
   std::vector<PowerLimitSolution::Trial> trials;
   try {
     while (trials.size() < kPowerLimitTrialRuns) {
-      Trial trial = run_at(config, clock, folder, static_cast<unsigned>(trials.size()));
-      trial.power_w =
+      const PowerLimitTrialRun trial =
+          trials.empty() ? first
+                         : run_at(config, clock, folder, static_cast<unsigned>(trials.size()));
+      const double power_w =
           average_power_w(energy, solution.nominal_clock_hz, clock, trial.counts, trial.time_s);
-      trials.push_back({clock, trial.time_s, trial.power_w});
-      if (trial.power_w <= solution.limit_w) {
+      trials.push_back({clock, trial.time_s, power_w});
+      if (power_w <= solution.limit_w) {
         best_within = std::max(best_within, clock);
       } else {
         lowest_above = std::min(lowest_above, clock);
@@ -138,7 +142,39 @@ void settle_power_limit(RunConfig& config) {
     throw;
   }
   std::filesystem::remove_all(folder);
-  set_power_limit_clock(config, best_within != 0 ? best_within : clock);
+  const std::uint64_t settled = best_within != 0 ? best_within : clock;
+  set_power_limit_clock(config, settled);
+  config.power_limit->trials = std::move(trials);
+  return settled == first.clock_hz;
+}
+
+std::string save_settled_power_limit(const RunConfig& config) {
+  const PowerLimitSolution& solution = *config.power_limit;
+  Json trials = Json::array();
+  for (const PowerLimitSolution::Trial& trial : solution.trials) {
+    trials.push_back(
+        {{"clock_hz", trial.clock_hz}, {"time_s", trial.time_s}, {"power_w", trial.power_w}});
+  }
+  const std::string path =
+      make_temporary_directory("ridgeline-power-limit") + "/settled-power-limit.json";
+  std::ofstream file(path);
+  file << Json{{"clock_hz", solution.clock_hz}, {"trials", trials}}.dump();
+  if (!file.flush()) throw InternalError("cannot write the power limit's clock to " + path);
+  return path;
+}
+
+void resume_settled_power_limit(RunConfig& config, const std::string& path) {
+  if (!config.power_limit) {
+    throw InternalError("a settled power limit was handed to a run without one: " + path);
+  }
+  const Json settled = read_json_file(path);
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+  set_power_limit_clock(config, settled["clock_hz"].get<std::uint64_t>());
+  std::vector<PowerLimitSolution::Trial> trials;
+  for (const Json& trial : settled["trials"]) {
+    trials.push_back({trial["clock_hz"].get<std::uint64_t>(), trial["time_s"].get<double>(),
+                      trial["power_w"].get<double>()});
+  }
   config.power_limit->trials = std::move(trials);
 }
 
