@@ -14,6 +14,10 @@ struct TracePlayerParams {
   std::uint64_t max_bytes_in_flight = 0;     ///< as a core's limit; one access always fits
   std::uint32_t max_requests_in_flight = 0;  ///< 0 = no limit
   Time issue_interval;  ///< at most one access per interval; zero: no pacing
+  /// Accesses issued as one group and waited for together: a group's room under the in-flight
+  /// limits comes back when its last access completes (a warp's loads, which it consumes
+  /// together), not access by access. 1: each access on its own.
+  std::uint64_t group_accesses = 1;
 };
 
 struct TracePlayerStats : StatFields<TracePlayerStats> {

@@ -1,5 +1,6 @@
 #include "models/trace_player_module.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 #include "models/sc_time.hpp"
@@ -16,7 +17,13 @@ TracePlayer::TracePlayer(sc_core::sc_module_name name, std::uint32_t index,
       source_(source),
       wakeups_(wakeups),
       wakeup_index_(wakeups.add(*this)) {
-  assert(params.access_bytes > 0);
+  assert(params.access_bytes > 0 && params.group_accesses > 0);
+  // A group must fit the limits whole, or its room would never come back (the configuration
+  // checks it: workload.issue_group).
+  assert(params.group_accesses * params.access_bytes <=
+         std::max(params.max_bytes_in_flight, params.access_bytes));
+  assert(params.max_requests_in_flight == 0 ||
+         params.group_accesses <= params.max_requests_in_flight);
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);
   payload_.set_byte_enable_ptr(nullptr);
@@ -29,7 +36,7 @@ bool TracePlayer::room() const {
   const bool bytes_fit = bytes_in_flight_ == 0 ||
                          bytes_in_flight_ + params_.access_bytes <= params_.max_bytes_in_flight;
   const bool requests_fit = params_.max_requests_in_flight == 0 ||
-                            completions_ps_.size() < params_.max_requests_in_flight;
+                            completions_ps_.size() + group_issued_ < params_.max_requests_in_flight;
   return bytes_fit && requests_fit;
 }
 
@@ -52,8 +59,12 @@ void TracePlayer::issue(Time t) {
   }
   stats_.latency.add(done - t);
   stats_.finish = max(stats_.finish, done);
-  completions_ps_.push(done.ps());
   bytes_in_flight_ += bytes;
+  group_done_ = max(group_done_, done);
+  if (++group_issued_ == params_.group_accesses) {
+    for (; group_issued_ > 0; --group_issued_) completions_ps_.push(group_done_.ps());
+    group_done_ = Time{};
+  }
   if (observing(observer_)) {
     Activity a(UnitKind::player, index_, t, t, done);
     a.bytes = bytes;
@@ -100,6 +111,8 @@ void TracePlayer::wake(Time t) {
     blocked_ = true;
     blocked_since_ = t;
   }
+  // Without room, something closed is in flight: an open group alone always fits the limits.
+  assert(!completions_ps_.empty());
   wakeups_.wake_at(wakeup_index_, Time::from_ps(completions_ps_.top()));
 }
 

@@ -4,7 +4,9 @@
 // Every player pulls the next access from one shared AccessSource whenever it has room under its
 // in-flight limits (bytes and requests, as a core's), so the stream is issued in its own order, as
 // fast as the limits and the memory allow, spread over the players (at one time, in player
-// order). Each access is one TLM request
+// order). With groups (TracePlayerParams::group_accesses), the room an access takes comes back
+// only when the last access of its group completes, as a warp that waits for all of its loads
+// before it issues more. Each access is one TLM request
 // of `access_bytes`; its latency (issue to last byte) goes into a histogram. A player without room
 // sleeps until its first completion; once it has seen the stream end it does not wake again.
 #pragma once
@@ -52,8 +54,11 @@ class TracePlayer : public sc_core::sc_module, public Wakeable {
   std::uint32_t wakeup_index_;
   TracePlayerStats stats_;
 
+  // When each access issued gives its room back (a group's, all at its last completion).
   std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> completions_ps_;
   std::uint64_t bytes_in_flight_ = 0;
+  std::uint64_t group_issued_ = 0;  // accesses of the open group (not yet in completions_ps_)
+  Time group_done_;                 // the latest completion of the open group's accesses
   MemoryAccess next_;
   bool ended_ = false;
   bool blocked_ = false;

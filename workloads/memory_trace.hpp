@@ -36,6 +36,9 @@ struct MemoryTraceSpec {
   /// Open loop: each player issues at most one access per interval (zero: as fast as its
   /// in-flight limits allow).
   Time issue_interval;
+  /// Accesses a player issues as one group and waits for together (workload.issue_group over
+  /// access_bytes; 1: each access on its own). See TracePlayerParams::group_accesses.
+  std::uint64_t group_accesses = 1;
   std::uint64_t loads = 0;            ///< LD lines (counted when the configuration is read)
   std::uint64_t stores = 0;           ///< ST lines
   std::uint64_t highest_address = 0;  ///< the largest address in the trace

@@ -28,8 +28,11 @@ READ_1GIB = {"workload.pattern.accesses": 16777216}
 
 
 def in_flight(kib):
+    # probes.cu's in_flight_kernel: a warp's 32 threads issue 4 loads of 16 B each (2 KiB) and
+    # wait for all four before the next, so each warp's 2 KiB is a group (workload.issue_group).
     return {"workload.pattern.accesses": 4194304,
-            "hardware.hbm.max_bytes_in_flight_per_core": f"{kib}KiB"}
+            "hardware.hbm.max_bytes_in_flight_per_core": f"{kib}KiB",
+            "workload.issue_group": "2KiB"}
 
 
 # probe -> (workload file, overrides, figure)

@@ -23,6 +23,16 @@ int as_position(std::uint64_t value) {
   return static_cast<int>(std::min<std::uint64_t>(value, std::numeric_limits<int>::max()));
 }
 
+// A size that must be a whole number of accesses (a span, a group).
+std::uint64_t whole_accesses(const ConfigNode& node, std::uint64_t access_bytes) {
+  const std::uint64_t bytes = node.positive_quantity(Dimension::bytes);
+  if (bytes % access_bytes != 0) {
+    node.fail(fmt::format("must be a whole number of accesses of {}", format_bytes(access_bytes)),
+              "round it to a multiple of workload.access_bytes");
+  }
+  return bytes;
+}
+
 // The stream `pattern:` describes (docs/CONFIG.md, "memory_trace").
 AccessPattern read_pattern(const ConfigNode& node, std::uint64_t access_bytes) {
   AccessPattern p;
@@ -36,11 +46,7 @@ AccessPattern read_pattern(const ConfigNode& node, std::uint64_t access_bytes) {
     node.required("span");  // a random stream needs the range it draws from
   }
   if (span) {
-    p.span_bytes = span->positive_quantity(Dimension::bytes);
-    if (p.span_bytes % access_bytes != 0) {
-      span->fail(fmt::format("must be a whole number of accesses of {}", format_bytes(access_bytes)),
-                 "round it to a multiple of workload.access_bytes");
-    }
+    p.span_bytes = whole_accesses(*span, access_bytes);
   } else {  // sequential without a span: the stream's own length, never wrapping
     if (p.accesses > std::numeric_limits<std::uint64_t>::max() / access_bytes) {
       node.required("accesses").fail("the stream's bytes do not fit in 64 bits");
@@ -75,6 +81,9 @@ MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
   if (auto interval = w.optional("issue_interval")) {
     spec.issue_interval = Time::from_ps(interval->quantity(Dimension::time));
   }
+  if (auto group = w.optional("issue_group")) {
+    spec.group_accesses = whole_accesses(*group, spec.access_bytes) / spec.access_bytes;
+  }
   if (pattern) spec.pattern = read_pattern(*pattern, spec.access_bytes);
   return spec;
 }
@@ -82,6 +91,28 @@ MemoryTraceSpec WorkloadParser<MemoryTraceSpec>::parse(const ConfigNode& w) {
 void WorkloadParser<MemoryTraceSpec>::check_inputs(const std::function<ConfigNode()>& document,
                                                    MemoryTraceSpec& spec,
                                                    const HardwareParams& hw) {
+  // A group's room comes back only when all of it has completed: the whole group must fit the
+  // in-flight limits, or the player would wait for it forever.
+  if (spec.group_accesses > 1) {
+    const std::uint64_t group_bytes = spec.group_accesses * spec.access_bytes;
+    if (group_bytes > hw.core.max_bytes_in_flight) {
+      document()
+          .required("issue_group")
+          .fail(fmt::format("a group of {} is more than a core may have in flight ({}, "
+                            "hardware.hbm.max_bytes_in_flight_per_core)",
+                            format_bytes(group_bytes), format_bytes(hw.core.max_bytes_in_flight)),
+                "make the group smaller, or the in-flight limit larger");
+    }
+    if (hw.core.max_requests_in_flight != 0 &&
+        spec.group_accesses > hw.core.max_requests_in_flight) {
+      document()
+          .required("issue_group")
+          .fail(fmt::format("a group of {} accesses is more than a core may have in flight ({} "
+                            "requests, hardware.hbm.max_requests_in_flight_per_core)",
+                            spec.group_accesses, hw.core.max_requests_in_flight),
+                "make the group smaller, or the in-flight limit larger");
+    }
+  }
   // With the DRAM described, the memory has a capacity: every access must lie within it.
   const bool bounded = hw.hbm.dram.has_value();
   const std::uint64_t capacity = bounded ? hw.hbm.geometry().capacity_bytes() : 0;

@@ -49,6 +49,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const HardwareParams& har
   TracePlayerParams params;
   params.access_bytes = spec.access_bytes;
   params.issue_interval = spec.issue_interval;
+  params.group_accesses = spec.group_accesses;
   params.max_bytes_in_flight = hardware.core.max_bytes_in_flight;
   params.max_requests_in_flight = hardware.core.max_requests_in_flight;
   players.reserve(hardware.cores);

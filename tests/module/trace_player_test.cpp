@@ -63,6 +63,30 @@ TEST(TracePlayer, IssuesAsFastAsTheInFlightLimitAllows) {
   EXPECT_EQ(top.hbm.timing().stats().writes, 1u);
 }
 
+TEST(TracePlayer, AGroupGivesItsRoomBackWhenItsLastAccessCompletes) {
+  // Groups of two, four requests in flight: as a warp waits for all of its loads. Alone the
+  // first access would make room at 1064 ps (the test above); here its group's room comes back
+  // only at 1128, when its second is done.
+  std::vector<MemoryAccess> accesses;
+  for (std::uint64_t i = 0; i < 8; ++i) accesses.push_back(MemoryAccess{i * 64, false});
+  ListSource source(accesses);
+  MemoryTraceSpec spec;
+  spec.group_accesses = 2;
+  Accelerator top("top", machine(1, 4), source, spec);
+  sc_core::sc_start();
+  const TracePlayerStats& s = top.players[0]->stats();
+  // At 0: groups {0, 1} and {2, 3}, done 1064 and 1128, 1192 and 1256. At 1128 the first group's
+  // room: 4 and 5, on the channel from 1128 (done 2192, 2256). At 1256 the second's: 6 and 7
+  // (done 2320, 2384).
+  EXPECT_EQ(s.finish.ps(), 2'384u);  // without groups 2320: each issues as one completes
+  EXPECT_EQ(s.reads, 8u);
+  EXPECT_EQ(s.latency.mean().ps(),
+            1'128u);  // (1064 + 1128 + 1192 + 1256 + 2 x 1064 + 2 x 1128) / 8
+  EXPECT_EQ(s.latency.max().ps(), 1'256u);
+  EXPECT_EQ(s.in_flight_limit.ps(), 1'256u);  // held from 0 to 1128, then from 1128 to 1256
+  EXPECT_EQ(s.wakeups, 4u);                   // 0, 1128, 1256, and 2256 to find the end
+}
+
 TEST(TracePlayer, PlayersShareOneStreamInOrder) {
   std::vector<MemoryAccess> accesses;
   for (std::uint64_t i = 0; i < 1000; ++i) accesses.push_back(MemoryAccess{i * 64, false});
