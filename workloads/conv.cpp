@@ -52,6 +52,8 @@ GemmSpec implicit_gemm(const ConvSpec& s) {
   g.register_overhead = s.register_overhead;
   g.registers_per_thread = s.registers_per_thread;
   g.spill = s.spill;
+  g.tile_auto = s.tile_auto;
+  g.choice = s.choice;
   return g;
 }
 
@@ -168,6 +170,9 @@ std::optional<Violation> check_rules(const ConvSpec& s) {
                     s.batch, s.height, s.width, s.channels, s.filters, s.kernel_r, s.kernel_s),
         "reduce the sizes"};
   }
+  // Chosen against the machine later (choose_conv_tile): the implicit GEMM's rules for a tile
+  // awaiting its choice (nothing of it set by hand).
+  if (s.awaits_choice()) return check_rules(implicit_gemm(s));
   if (s.tile.m % q != 0 || s.tile.m > p * q) {
     return Violation{"workload.tile.m",
                      fmt::format("must be whole output rows of one image: a multiple of the "

@@ -91,7 +91,13 @@ struct ConvSpec {
   std::uint32_t register_overhead = 0;
   std::optional<std::uint64_t> registers_per_thread;
   SpillPolicy spill = SpillPolicy::refuse;
+  /// `tile: auto`: the tile, stages, register and warp tiles chosen for the machine
+  /// (choose_conv_tile in conv_auto_tile.hpp); until then tile is 0 x 0 x 0.
+  bool tile_auto = false;
+  std::optional<TileChoice> choice;  ///< set once chosen
 
+  /// `tile: auto` not yet resolved against a machine.
+  bool awaits_choice() const { return tile_auto && tile.m == 0; }
   /// P and Q; 0 where the filter is larger than the padded input.
   std::uint64_t out_height() const;
   std::uint64_t out_width() const;
@@ -150,6 +156,10 @@ struct WorkloadKind<ConvSpec> : RunsOnCores<ConvSpec> {
     return ridgeline::check_rules(spec);
   }
   static std::vector<TensorRef> tensors(const ConvSpec& spec) { return ridgeline::tensors(spec); }
+  /// What `tile: auto` chose and why.
+  static std::string report_note(const ConvSpec& spec) {
+    return WorkloadKind<GemmSpec>::report_note(implicit_gemm(spec));
+  }
   /// The implicit GEMM's: a warp tile holds exactly its warps' register tiles.
   static std::optional<Violation> check_threads(const ConvSpec& spec, const KernelTarget& limits) {
     return WorkloadKind<GemmSpec>::check_threads(implicit_gemm(spec), limits);
@@ -178,6 +188,11 @@ struct WorkloadKind<ConvSpec> : RunsOnCores<ConvSpec> {
     visitor.integer("implicit_gemm.n", gemm.n);
     visitor.integer("implicit_gemm.k", gemm.k);
     visit_block_fields(gemm, visitor);
+    if (s.choice) {
+      visitor.integer("tile_choice.candidates", s.choice->candidates);
+      visitor.text("tile_choice.limited_by", s.choice->limited_by);
+      visitor.text("tile_choice.reason", s.choice->reason);
+    }
   }
   // None: each key's rules tie it to others (tile.m to the output's width, tile.k to the
   // channels), so a sweep reads the file again for every point.

@@ -289,20 +289,30 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   return e;
 }
 
+TileCandidates gemm_tile_candidates(const GemmSpec& spec) {
+  return TileCandidates{tile_sizes({16, 32, 64, 128, 256}, spec.m),
+                        tile_sizes({32, 64, 128, 256}, spec.n), tile_sizes({32, 64, 128}, spec.k)};
+}
+
 std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hw) {
+  return choose_tile(spec, hw, gemm_tile_candidates(spec));
+}
+
+std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hw,
+                                    const TileCandidates& sizes) {
   const std::uint32_t warp_size = hw.threads.warp_size;
   std::optional<Scored> best;
   std::optional<Scored> best_unsplit;
   std::optional<Scored> best_split;
   std::uint64_t candidates = 0;
   // The largest tiles first: their estimates are the bounds that spare the smaller ones theirs.
-  std::vector<std::uint64_t> tms = tile_sizes({16, 32, 64, 128, 256}, spec.m);
-  std::vector<std::uint64_t> tns = tile_sizes({32, 64, 128, 256}, spec.n);
-  std::reverse(tms.begin(), tms.end());
-  std::reverse(tns.begin(), tns.end());
+  std::vector<std::uint64_t> tms = sizes.m;
+  std::vector<std::uint64_t> tns = sizes.n;
+  std::sort(tms.rbegin(), tms.rend());
+  std::sort(tns.rbegin(), tns.rend());
   for (std::uint64_t tm : tms) {
     for (std::uint64_t tn : tns) {
-      for (std::uint64_t tk : tile_sizes({32, 64, 128}, spec.k)) {
+      for (std::uint64_t tk : sizes.k) {
         for (std::uint64_t warps : {1, 2, 4, 8}) {
           for (std::uint64_t rows_of_warps = 1; rows_of_warps <= warps; rows_of_warps *= 2) {
             const std::uint64_t cols_of_warps = warps / rows_of_warps;
@@ -340,7 +350,8 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                 if (stages > 1 && !runs_on(c, hw, footprint(c, hw.threads))) break;
                 // Split-K adds its partial sums in FP32: only on machines that have it.
                 const std::uint64_t most_splits =
-                    hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] ? 64 : 1;
+                    sizes.split_k && hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] ? 64
+                                                                                               : 1;
                 for (std::uint64_t splits = 1;
                      splits <= std::min<std::uint64_t>(most_splits, steps); splits *= 2) {
                   c.decomposition = splits == 1
@@ -369,7 +380,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
   // On cores with thread-block clusters, the winner's tiles multicast to a pair of blocks (2 x 1
   // or 1 x 2: one operand's reads halved at the L2 and HBM), kept where the estimate says that is
   // faster.
-  if (hw.threads.max_cluster_size >= 2 && best->spec.decomposition.splits == 1) {
+  if (sizes.clusters && hw.threads.max_cluster_size >= 2 && best->spec.decomposition.splits == 1) {
     const GemmSpec winner = best->spec;
     for (const ClusterShape cluster : {ClusterShape{2, 1}, ClusterShape{1, 2}}) {
       GemmSpec c = winner;

@@ -36,6 +36,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/hardware.hpp"
 #include "workloads/gemm.hpp"
@@ -62,8 +63,23 @@ struct TileEstimate {
 /// The estimate of `spec` (a tiled GEMM whose tile is set) on `hardware`, as the chooser makes it.
 TileEstimate estimate_tile(const GemmSpec& spec, const HardwareParams& hardware);
 
+/// The block tiles the chooser weighs (each with every warp layout, stages and, where allowed,
+/// split), and what else it may try.
+struct TileCandidates {
+  std::vector<std::uint64_t> m, n, k;  ///< block tile sizes
+  bool split_k = true;                 ///< split-K over 1, 2, 4, ... 64 (machines with FP32)
+  bool clusters = true;                ///< the winner as a 2 x 1 and 1 x 2 cluster
+};
+/// A GEMM's own candidates (above): B_M from {16, ..., 256}, B_N from {32, ..., 256}, B_K from
+/// {32, 64, 128}, each no larger than its matrix size (the size itself below them all).
+TileCandidates gemm_tile_candidates(const GemmSpec& spec);
+
 /// `spec` (tile: auto) with its tile, stages, register and warp tiles and split chosen for
 /// `hardware`, and `choice` saying what and why; std::nullopt when no candidate fits a core.
 std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hardware);
+/// The same over `candidates` (a kernel that runs as a GEMM with tiles of its own rules: an
+/// implicit-GEMM convolution).
+std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& hardware,
+                                    const TileCandidates& candidates);
 
 }  // namespace ridgeline

@@ -1,5 +1,7 @@
 #include "sim/config/conv_config.hpp"
 
+#include "workloads/conv_auto_tile.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -34,9 +36,17 @@ ConvSpec WorkloadParser<ConvSpec>::parse(const ConfigNode& w) {
   if (auto accumulator = w.optional("accumulator"))
     spec.accumulator = parse_data_type(*accumulator);
 
-  // The blocks: given as a tiled GEMM's, or the default tiling (apply_default_tiling), which
-  // needs the output's size: a filter larger than the padded input is left to check_rules.
-  if (auto tile = w.optional("tile")) {
+  // The blocks: given as a tiled GEMM's, chosen for the machine (`tile: auto`, check_inputs), or
+  // the default tiling (apply_default_tiling), which needs the output's size: a filter larger
+  // than the padded input is left to check_rules.
+  const std::optional<ConfigNode> tile = w.optional("tile");
+  if (tile && tile->yaml().IsScalar()) {
+    tile->choice({"auto"});
+    refuse_beside_tile_auto(w, {"stages", "register_tile", "warp_tile"});
+    spec.tile_auto = true;
+    spec.stages = 0;
+    spec.register_tile = RegisterTile{0, 0};
+  } else if (tile) {
     spec.tile = parse_tile_shape(*tile);
     if (auto registers = w.optional("register_tile"))
       spec.register_tile = parse_register_tile(*registers);
@@ -52,7 +62,7 @@ ConvSpec WorkloadParser<ConvSpec>::parse(const ConfigNode& w) {
   }
   if (auto stages = w.optional("stages")) {
     spec.stages = static_cast<std::uint32_t>(stages->positive_count_at_most(kMaxStepsPerBlock));
-  } else if (w.optional("tile")) {
+  } else if (tile && !spec.tile_auto) {
     spec.stages = spec.steps() > 1 ? 2 : 1;
   }
   const ThreadRegisterKeys registers = parse_thread_register_keys(w);
@@ -61,6 +71,16 @@ ConvSpec WorkloadParser<ConvSpec>::parse(const ConfigNode& w) {
   spec.spill = registers.spill;
   // The rules between these values are check_rules(ConvSpec).
   return spec;
+}
+
+void WorkloadParser<ConvSpec>::check_inputs(const std::function<ConfigNode()>& document,
+                                            ConvSpec& spec, const HardwareParams& hardware) {
+  // A machine without the data type is refused for that (check_data_type), not here.
+  if (!spec.awaits_choice() || hardware.core.compute.flops_per_cycle[index_of(spec.dtype)] == 0)
+    return;
+  std::optional<ConvSpec> chosen = choose_conv_tile(spec, hardware);
+  if (!chosen) fail_no_tile_fits(document, hardware);
+  spec = std::move(*chosen);
 }
 
 }  // namespace ridgeline

@@ -9,6 +9,9 @@ namespace ridgeline {
 template <>
 struct WorkloadParser<ConvSpec> : ReadsNoFiles {
   static ConvSpec parse(const ConfigNode& workload);
+  /// `tile: auto`: chooses the tile for `hardware` (choose_conv_tile).
+  static void check_inputs(const std::function<ConfigNode()>& document, ConvSpec& spec,
+                           const HardwareParams& hardware);
 };
 
 }  // namespace ridgeline

@@ -221,16 +221,25 @@ void parse_thread_registers(const ConfigNode& w, GemmSpec& spec) {
   spec.spill = keys.spill;
 }
 
+}  // namespace
+
+void fail_no_tile_fits(const std::function<ConfigNode()>& document,
+                       const HardwareParams& hardware) {
+  document()
+      .find("workload.tile")
+      .fail(fmt::format("no candidate tile fits a core of '{}' (SRAM, registers, threads)",
+                        hardware.name),
+            "give the tile, or use a machine with more SRAM or registers per core");
+}
+
 // Keys `tile: auto` chooses itself: giving one beside it is an error at that key.
-void refuse_beside_auto(const ConfigNode& w) {
-  for (const char* key : {"stages", "register_tile", "warp_tile", "cluster", "decomposition"}) {
+void refuse_beside_tile_auto(const ConfigNode& w, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) {
     if (auto node = w.optional(key)) {
       node->fail("is chosen by tile: auto", "remove it, or give the tile instead of auto");
     }
   }
 }
-
-}  // namespace
 
 GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
   GemmSpec spec;
@@ -274,7 +283,8 @@ GemmSpec WorkloadParser<GemmSpec>::parse(const ConfigNode& w) {
           fmt::format("auto chooses tiles for strategy: tiled, not {}", name_of(spec.strategy)),
           "use strategy: tiled, or give the tile as {m, n, k}");
     }
-    refuse_beside_auto(w);
+    refuse_beside_tile_auto(w,
+                            {"stages", "register_tile", "warp_tile", "cluster", "decomposition"});
     spec.tile_auto = true;
     spec.tile = TileShape{0, 0, 0};
     spec.register_tile = RegisterTile{0, 0};
@@ -335,13 +345,7 @@ void WorkloadParser<GemmSpec>::check_inputs(const std::function<ConfigNode()>& d
   if (hardware.core.compute.flops_per_cycle[index_of(spec.dtype)] == 0) return;
   if (spec.awaits_choice()) {
     std::optional<GemmSpec> chosen = choose_tile(spec, hardware);
-    if (!chosen) {
-      document()
-          .find("workload.tile")
-          .fail(fmt::format("no candidate tile fits a core of '{}' (SRAM, registers, threads)",
-                            hardware.name),
-                "give the tile, or use a machine with more SRAM or registers per core");
-    }
+    if (!chosen) fail_no_tile_fits(document, hardware);
     spec = std::move(*chosen);
   }
   if (spec.decomposition.kind != GemmDecomposition::stream_k) return;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,12 @@ TileShape parse_tile_shape(const ConfigNode& tile);
 RegisterTile parse_register_tile(const ConfigNode& registers);
 /// `warp_tile: {m, n, warps}`; warps 1 (a warp's mma, the default) or 4 (a warpgroup's wgmma).
 WarpTile parse_warp_tile(const ConfigNode& warp);
+/// `tile: auto`: refuses each of `keys` (what the choice sets: stages, register and warp tiles,
+/// ...) given beside it.
+void refuse_beside_tile_auto(const ConfigNode& workload, std::initializer_list<const char*> keys);
+/// `tile: auto` found no candidate that fits a core of `hardware`: the error, at workload.tile.
+[[noreturn]] void fail_no_tile_fits(const std::function<ConfigNode()>& document,
+                                    const HardwareParams& hardware);
 /// A thread's registers beyond the derived count: `register_overhead`, or `registers_per_thread`
 /// outright (not both), and `spill` (refuse or local) above the machine's limit.
 struct ThreadRegisterKeys {

@@ -355,7 +355,8 @@ std::array<std::int64_t, 4> conv_pads(const onnx::NodeProto& node, const OnnxDim
 }
 
 // A 2-D Conv of one group, without dilation, with one stride and the same padding on every side,
-// as conv with its default tiling; its bias, as an elementwise add after it. The kernel reads and
+// as conv with its tile chosen for the machine (tile: auto, as a GEMM's); its bias, as an
+// elementwise add after it. The kernel reads and
 // writes its own layouts (NHWC, KRSC): the bytes of ONNX's NCHW and KCRS tensors in another
 // order, which a graph connects by element count.
 std::vector<OnnxKernel> conv(const onnx::NodeProto& node, const OnnxNodeContext& c) {
@@ -415,6 +416,7 @@ std::vector<OnnxKernel> conv(const onnx::NodeProto& node, const OnnxNodeContext&
   workload["stride"] = strides[0];
   workload["padding"] = pads[0];
   workload["dtype"] = c.dtype;
+  workload["tile"] = "auto";
   const std::vector<std::string> reads{node.input(0), node.input(1)};
   if (!has_input(node, 2)) {
     return {OnnxKernel{c.kernel_name, reads, {node.output(0)}, flow(workload)}};

@@ -337,14 +337,20 @@ TEST_F(OnnxImportTest, AConvIsAConvKernelAndItsBiasAnAdd) {
   EXPECT_EQ(w["filters"].as<std::uint64_t>(), 128u);
   EXPECT_EQ(w["kernel"]["r"].as<std::uint64_t>(), 3u);
   EXPECT_EQ(w["padding"].as<std::uint64_t>(), 1u);
+  EXPECT_EQ(w["tile"].as<std::string>(), "auto");  // chosen for the machine, as a GEMM's
   const RunConfig config = load_kernel(product);
   const auto& spec = std::get<ConvSpec>(config.workload);
-  EXPECT_EQ(spec.tile.m, 98u);  // the default tiling: 7 of the 14 output rows
+  ASSERT_TRUE(spec.choice.has_value());
+  ASSERT_EQ(spec.tile.m % 14, 0u);  // whole output rows
+  ASSERT_EQ(128 % spec.tile.n, 0u);
   EXPECT_EQ(config.analysis.flops, 2u * (2 * 14 * 14) * 128 * (64 * 9));
-  // The default tile takes all 128 filters: x's im2col elements inside the input once (40 of
-  // the 42 output rows and columns of the three taps), the weights once a row tile, y once.
-  EXPECT_EQ(config.analysis.hbm_bytes(),
-            (2u * 64 * 40 * 40 + 2 * 2 * 128 * 64 * 9 + 2 * 14 * 14 * 128) * 2);
+  // x's im2col elements inside the input (40 of the 42 output rows and columns of the three
+  // taps) once a block column, the weights once a row tile of each image, y once.
+  const std::uint64_t block_columns = 128 / spec.tile.n;
+  const std::uint64_t row_tiles = (14 + spec.tile.m / 14 - 1) / (spec.tile.m / 14);
+  EXPECT_EQ(
+      config.analysis.hbm_bytes(),
+      (block_columns * 2 * 64 * 40 * 40 + 2 * row_tiles * 128 * 64 * 9 + 2 * 14 * 14 * 128) * 2);
   const YAML::Node bias = graph["kernels"][1];
   EXPECT_EQ(bias["name"].as<std::string>(), "conv1_bias");
   EXPECT_EQ(dims(bias["workload"]["inputs"][0]), (std::vector<std::uint64_t>{2, 14, 14, 128}));
