@@ -299,10 +299,19 @@ std::set<std::string> SweepEvaluator::known_columns(bool simulated) const {
         continue;
       }
       if (!hardware.hardware || !workload.workload) continue;
-      any = true;
       RunConfig config;
       config.hardware = *hardware.hardware;
       config.workload = *workload.workload;
+      if (runs_on(config.workload) == Runner::cores) {
+        // What the base leaves to the machine (a `tile: auto`) chosen, as each point chooses it:
+        // the model cannot analyse a tile not yet chosen. (A trace's file is read by its points.)
+        try {
+          check_workload_inputs([&] { return *workload.tree; }, config.workload, config.hardware);
+        } catch (const ConfigError&) {
+          continue;  // the base breaks a rule on this machine: its points say which
+        }
+      }
+      any = true;
       config.analysis = analyze_on(config.hardware, config.workload);
       if (sets_power_limit && config.hardware.power_limit_uw == 0) {
         // Any limit names the same leaves: one no kernel reaches leaves the clock as it is.

@@ -60,6 +60,21 @@ class SweepCli : public ::testing::Test {
     return out;
   }
 
+  // The rows of an analytical sweep of `workload` on the H100 preset over one axis, each ok.
+  std::vector<nlohmann::json> sweep_on_h100(const std::string& workload, const std::string& axis) {
+    const std::string sweep = path("h100.yaml");
+    std::ofstream(sweep) << "sweep:\n  hardware: "
+                         << test::config_path("hardware/h100-sxm5-80gb.yaml")
+                         << "\n  workload: " << test::config_path(workload) << "\n  axes:\n    - "
+                         << axis << "\n";
+    const std::string out = path(fs::path(workload).stem().string());
+    const Outcome o = ridgeline("sweep " + sweep + " --analytical --out " + out);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    std::vector<nlohmann::json> all = rows(out);
+    for (const nlohmann::json& row : all) EXPECT_EQ(row["status"], "ok") << row["reason"];
+    return all;
+  }
+
   test::ScratchDirectory scratch_{"sweep_cli"};
 };
 
@@ -439,6 +454,25 @@ TEST_F(SweepCli, MemoryTracesSweepLikeAnyWorkload) {
   const Outcome analytical = ridgeline("sweep " + sweep + " --analytical --out " + path("model"));
   ASSERT_EQ(analytical.exit_code, 0) << analytical.err;
   EXPECT_EQ(rows(path("model"))[1]["analytical.hbm_bytes"], 2048u * 128);
+}
+
+TEST_F(SweepCli, ATileAutoIsChosenAtEachPoint) {
+  // The sweep names its columns from the base workload with its tile chosen for the machine, as
+  // each point chooses for its own values (sweeps of gemm-auto.yaml and of a convolution with
+  // tile: auto once stopped on a division by the unchosen tile).
+  const auto conv = sweep_on_h100("workloads/ops/conv-resnet-auto.yaml", "workload.batch: [8, 32]");
+  ASSERT_EQ(conv.size(), 2u);
+  for (std::size_t p = 0; p < 2; ++p) {
+    SCOPED_TRACE(p);
+    EXPECT_EQ(conv[p]["workload.tile.m"].get<std::uint64_t>() % 14, 0u);
+    // F = 2 N P Q K C R S, N = 8 and 32.
+    EXPECT_EQ(conv[p]["analytical.flops"], 2ull * (p == 0 ? 8 : 32) * 14 * 14 * 256 * 256 * 9);
+  }
+  const auto gemm = sweep_on_h100("workloads/ops/gemm-auto.yaml", "workload.m: [8, 32]");
+  ASSERT_EQ(gemm.size(), 2u);
+  for (const nlohmann::json& row : gemm) {
+    EXPECT_GT(row["workload.tile_choice.candidates"].get<std::uint64_t>(), 0u);
+  }
 }
 
 TEST_F(SweepCli, BadSweepFileExitsWithTwoAndOneLine) {

@@ -12,7 +12,7 @@
 namespace ridgeline {
 namespace {
 
-// A conv document with `tile: auto`, on a preset.
+// A conv document with `tile: auto`, on a preset: the configuration, its choice made.
 RunConfig auto_conv(const std::string& hardware, const std::string& shape) {
   const std::string workload = "workload:\n  kind: conv\n" + shape +
                                "  dtype: bf16\n"
@@ -21,10 +21,22 @@ RunConfig auto_conv(const std::string& hardware, const std::string& shape) {
                      ConfigInput{"<workload>", workload}, {});
 }
 
+// The spec `auto_conv` chose for.
+const ConvSpec& chosen(const RunConfig& config) {
+  const auto& spec = std::get<ConvSpec>(config.workload);
+  EXPECT_TRUE(spec.choice.has_value());
+  return spec;
+}
+
 // ResNet-50's conv4_x, as configs/workloads/ops/conv-resnet.yaml: 32 x 14 x 14 x 256 by 256
 // filters of 3 x 3, padding 1.
 const char* const kConv4 =
     "  batch: 32\n  channels: 256\n  height: 14\n  width: 14\n  filters: 256\n"
+    "  kernel: 3\n  padding: 1\n";
+
+// ResNet-50's conv5_x: 32 x 7 x 7 x 512 by 512 filters of 3 x 3, padding 1.
+const char* const kConv5 =
+    "  batch: 32\n  channels: 512\n  height: 7\n  width: 7\n  filters: 512\n"
     "  kernel: 3\n  padding: 1\n";
 
 // The implicit GEMM of `spec` as a tile written out, for estimate_tile.
@@ -68,13 +80,30 @@ TEST(ConvAutoTile, AFirstLayerTakesItsFewChannelsWhole) {
       auto_conv("hardware/a100-sxm4-80gb.yaml",
                 "  batch: 8\n  channels: 3\n  height: 13\n  width: 13\n  filters: 96\n"
                 "  kernel: 7\n  stride: 1\n  padding: 0\n");
-  const auto& spec = std::get<ConvSpec>(config.workload);
-  ASSERT_TRUE(spec.choice.has_value());
+  const ConvSpec& spec = chosen(config);
   EXPECT_EQ(spec.out_width(), 7u);
   EXPECT_EQ(spec.tile.k, 3u);
   EXPECT_EQ(96 % spec.tile.n, 0u);
   EXPECT_EQ(spec.tile.m % 7, 0u);
   EXPECT_FALSE(check_rules(config.workload));
+}
+
+TEST(ConvAutoTile, RowsPastTheOutputCountAgainstATile) {
+  // ResNet-50's conv5_x on the A100: 7 x 7 outputs. A tile of 6 rows computes 12 rows an image
+  // for 7 (its second row tile 5 rows past P), which a GEMM of N P Q rows would not see (88 us
+  // simulated against 43 for whole images when that was so): the choice leaves no row past P.
+  const RunConfig config = auto_conv("hardware/a100-sxm4-80gb.yaml", kConv5);
+  EXPECT_EQ(chosen(config).out_height() % chosen(config).tile_rows(), 0u);
+  EXPECT_EQ(config.analysis.issued_flops, config.analysis.flops);
+}
+
+TEST(ConvAutoTile, ChannelsNoSizeDividesAreOfferedWhole) {
+  // 131 channels (a prime): the largest divisor up to 128 is 1, a K-step of one channel; C whole
+  // is offered too, and chosen (9.8 us simulated against 120 for tile.k = 1 when that was all).
+  const RunConfig config = auto_conv("hardware/h100-sxm5-80gb.yaml",
+                                     "  batch: 32\n  channels: 131\n  height: 14\n  width: 14\n"
+                                     "  filters: 256\n  kernel: 3\n  padding: 1\n");
+  EXPECT_EQ(chosen(config).tile.k, 131u);
 }
 
 TEST(ConvAutoTile, TheChoiceIsTheSameEveryTime) {
