@@ -204,9 +204,7 @@ Analysis analyze(const ConvSpec& s, const Roof& roof, const KernelTarget& target
   const std::uint64_t p = s.out_height(), q = s.out_width();
   const std::uint64_t taps = s.channels * s.kernel_r * s.kernel_s;
   const std::uint64_t row_blocks = s.batch * s.row_tiles();  // M tiles
-  // No blocks while `tile: auto` awaits its choice (a sweep names its report's columns from such
-  // a spec): nothing below divides by its zero tile.
-  const std::uint64_t col_blocks = s.tile.n == 0 ? 0 : s.filters / s.tile.n;
+  const std::uint64_t col_blocks = s.filters / s.tile.n;
   const std::uint64_t blocks = row_blocks * col_blocks;
   std::uint64_t rows_inside = 0, cols_inside = 0;  // V_H, V_W
   for (std::uint64_t r = 0; r < s.kernel_r; ++r)
@@ -223,8 +221,7 @@ Analysis analyze(const ConvSpec& s, const Roof& roof, const KernelTarget& target
   // Whole tiles land every K-step; compute reads the GEMM's operand bytes.
   const std::uint64_t block_steps = blocks * s.steps();
   a.sram_write_bytes = block_steps * (s.tile.m + s.tile.n) * s.tile.k * e;
-  a.sram_read_bytes =
-      block_steps == 0 ? 0 : block_steps * sram_reads_per_step_of(gemm, target.warp_size);
+  a.sram_read_bytes = block_steps * sram_reads_per_step_of(gemm, target.warp_size);
   a.roof = roof;
   a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
   a.footprint = footprint(gemm, target);

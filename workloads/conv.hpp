@@ -188,11 +188,7 @@ struct WorkloadKind<ConvSpec> : RunsOnCores<ConvSpec> {
     visitor.integer("implicit_gemm.n", gemm.n);
     visitor.integer("implicit_gemm.k", gemm.k);
     visit_block_fields(gemm, visitor);
-    if (s.choice) {
-      visitor.integer("tile_choice.candidates", s.choice->candidates);
-      visitor.text("tile_choice.limited_by", s.choice->limited_by);
-      visitor.text("tile_choice.reason", s.choice->reason);
-    }
+    visit_tile_choice(s.choice, visitor);
   }
   // None: each key's rules tie it to others (tile.m to the output's width, tile.k to the
   // channels), so a sweep reads the file again for every point.

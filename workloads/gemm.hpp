@@ -254,6 +254,15 @@ Kernel build_kernel(const GemmSpec& spec, const KernelTarget& target = {});
 /// workspace of partial sums, if any.
 std::vector<TensorRef> tensors(const GemmSpec& spec);
 
+/// The report's leaves of what `tile: auto` chose, when it did (a GEMM's or a convolution's).
+template <class Visitor>
+void visit_tile_choice(const std::optional<TileChoice>& choice, Visitor& visitor) {
+  if (!choice) return;
+  visitor.integer("tile_choice.candidates", choice->candidates);
+  visitor.text("tile_choice.limited_by", choice->limited_by);
+  visitor.text("tile_choice.reason", choice->reason);
+}
+
 /// The report's leaves of a GEMM's blocks: tile, stages, register and warp tiles (a convolution's
 /// implicit GEMM has the same).
 template <class Visitor>
@@ -332,11 +341,7 @@ struct WorkloadKind<GemmSpec> : RunsOnCores<GemmSpec> {
     }
     if (!g.epilogue.empty()) visitor.text("epilogue", epilogue_text(g.epilogue));
     if (g.promotion_interval > 0) visitor.integer("promotion_interval", g.promotion_interval);
-    if (g.choice) {
-      visitor.integer("tile_choice.candidates", g.choice->candidates);
-      visitor.text("tile_choice.limited_by", g.choice->limited_by);
-      visitor.text("tile_choice.reason", g.choice->reason);
-    }
+    visit_tile_choice(g.choice, visitor);
   }
 
   // Keys whose field depends on nothing but their own value (see sim/sweep/sweep_fields.hpp):

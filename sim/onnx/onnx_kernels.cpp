@@ -356,9 +356,8 @@ std::array<std::int64_t, 4> conv_pads(const onnx::NodeProto& node, const OnnxDim
 
 // A 2-D Conv of one group, without dilation, with one stride and the same padding on every side,
 // as conv with its tile chosen for the machine (tile: auto, as a GEMM's); its bias, as an
-// elementwise add after it. The kernel reads and
-// writes its own layouts (NHWC, KRSC): the bytes of ONNX's NCHW and KCRS tensors in another
-// order, which a graph connects by element count.
+// elementwise add after it. The kernel reads and writes its own layouts (NHWC, KRSC): the bytes
+// of ONNX's NCHW and KCRS tensors in another order, which a graph connects by element count.
 std::vector<OnnxKernel> conv(const onnx::NodeProto& node, const OnnxNodeContext& c) {
   const OnnxDims& x = input_shape(node, 0, c);
   const OnnxDims& w = input_shape(node, 1, c);
