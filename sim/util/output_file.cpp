@@ -1,9 +1,12 @@
 #include "sim/util/output_file.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <string>
 
 #include "sim/util/config_error.hpp"
 
@@ -24,7 +27,10 @@ void create_output_file(const std::string& path) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
-  const std::string temporary = path + ".partial";
+  // The temporary file is this process's own: two runs writing the same report (two tests, two
+  // shells) each rename a whole file into place, and the last one stays, instead of one renaming
+  // the other's half-written file or failing to find its own.
+  const std::string temporary = path + ".partial." + std::to_string(::getpid());
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     file << contents;

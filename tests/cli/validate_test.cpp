@@ -62,9 +62,16 @@ std::string write_validation(const std::string& name, const std::vector<Case>& c
   return path;
 }
 
+// The report `run_figure` writes for a case: named for the test too, since tests that run at the
+// same time run the same cases.
+std::string run_report_path(const Case& c) {
+  return ::testing::TempDir() + "validate_" + c.name + "_" +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json";
+}
+
 // The figure the case names, from `ridgeline run --json` of the same configuration.
 double run_figure(const Case& c) {
-  const std::string out = ::testing::TempDir() + "validate_" + c.name + ".json";
+  const std::string out = run_report_path(c);
   std::string sets;
   // "{a: 1, b: 2}" -> --set a=1 --set b=2
   std::string inner = c.set.size() > 2 ? c.set.substr(1, c.set.size() - 2) : "";
@@ -149,8 +156,8 @@ TEST(Validate, PowerIsTheRunsEnergyOverItsTime) {
   const double simulated = c["simulated"].get<double>();
   EXPECT_EQ(simulated, run_figure(power));
   // Its joules, counted by hand, over the run's time.
-  const std::string out = ::testing::TempDir() + "validate_gemm-power.json";
-  const double time = json::parse(slurp(out))["simulated"]["time_s"].get<double>();
+  const double time =
+      json::parse(slurp(run_report_path(power)))["simulated"]["time_s"].get<double>();
   EXPECT_NEAR(simulated, 10 + 2.0 * 512 * 512 * 512 * 5e-12 / time, 1e-9);
   EXPECT_DOUBLE_EQ(c["error_percent"].get<double>(), 100 * (simulated / 50 - 1));
 }
