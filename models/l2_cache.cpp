@@ -183,7 +183,21 @@ bool L2CacheTiming::is_dirty(std::uint64_t address) const {
   return way != CacheSets::kNoWay && ((sets_.dirty_sectors(set, way) >> sector) & 1) != 0;
 }
 
-Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
+bool L2CacheTiming::reaches_far_partition(const Region& shape, std::uint32_t core) const {
+  if (params_.partitions == 1 || shape.bytes() == 0) return false;
+  const std::uint32_t own = params_.partition_of_core(core);
+  // With two partitions the first line or two settle it; a region all near is walked whole.
+  for (std::uint64_t row = 0; row < shape.rows; ++row) {
+    const std::uint64_t address = shape.base + row * shape.pitch_bytes;
+    const std::uint64_t last = (address + shape.row_bytes - 1) >> line_shift_;
+    for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
+      if (params_.partition_of_line(line) != own) return true;
+    }
+  }
+  return false;
+}
+
+Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::uint32_t core) {
   const std::uint64_t bytes = region.bytes();
   if (is_write) {
     ++stats_.write_requests;
@@ -198,7 +212,9 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write) {
   port_free_ = start + transfer;
   stats_.port_busy += transfer;
   stats_.port_queue_delay += start - now;
-  Time done = port_free_ + params_.hit_latency;
+  const bool far = reaches_far_partition(region, core);
+  stats_.far_requests += far ? 1 : 0;
+  Time done = port_free_ + (far ? params_.far_hit_latency : params_.hit_latency);
   if (observing(observer_)) {
     Activity a(UnitKind::level_port, position_, now, start, port_free_);
     a.ready = done;

@@ -20,8 +20,17 @@
 // for at nearly the same time crosses HBM once. Dirty lines are written back when evicted
 // (coalesced into contiguous runs); what is still dirty when the kernel ends stays in the cache,
 // counted (end_of_run()) but neither written nor timed, as a GPU's L2 keeps it across kernels.
+//
+// The L2 may be split in partitions (the A100's and H100's two halves), each near a share of the
+// cores: a line lives in one partition, chosen by a hash of its number, and a hit there takes
+// hit_latency from the cores near it and far_hit_latency from the others, which reach it across
+// the chip. A request's data is there when its last line is, so one with a line in another
+// partition than its core's takes the far latency: a single line is far half the time with two
+// partitions, a tile of many lines nearly always. (A miss's path is the HBM's latency, which the
+// memory's own figure gives for the chip as a whole.)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -58,18 +67,36 @@ struct L2CacheParams {
   std::uint64_t sector_bytes = 128;  ///< a power of two dividing the line, at most 4 a line
   std::uint32_t associativity = 16;  ///< ways per set
   Bandwidth bandwidth;               ///< the port towards the cores, bytes/s, all cores together
-  Time hit_latency;                  ///< from a request to its data when every line hits
+  Time hit_latency;                  ///< from a request to its data when every line hits (in
+                                     ///< the requesting core's own partition)
+  std::uint32_t partitions = 1;      ///< parts the lines are spread over, each near a share of
+                                     ///< the cores
+  Time far_hit_latency;              ///< the same from a partition not the core's own; with one
+                                     ///< partition, hit_latency
+  std::uint32_t cores = 1;           ///< the cores, in `partitions` consecutive equal shares
   L2WritePolicy write_policy = L2WritePolicy::write_back;
   L2SetIndex set_index = L2SetIndex::xor_folded;
 
   std::uint64_t lines() const { return capacity_bytes / line_bytes; }
   std::uint64_t sectors_per_line() const { return line_bytes / sector_bytes; }
   std::uint64_t sets() const { return lines() / associativity; }
+  /// The partition line `line` lives in: a multiplicative hash of its whole number, so that
+  /// sequential lines and lines a power of two apart spread over the partitions alike.
+  std::uint32_t partition_of_line(std::uint64_t line) const {
+    const std::uint64_t hashed = (line * 0x9E3779B97F4A7C15ULL) >> 32;
+    return static_cast<std::uint32_t>((hashed * partitions) >> 32);
+  }
+  /// The partition core `core` (0 to cores - 1) is near.
+  std::uint32_t partition_of_core(std::uint32_t core) const {
+    return static_cast<std::uint32_t>(std::uint64_t{std::min(core, cores - 1)} * partitions /
+                                      cores);
+  }
 };
 
 struct L2CacheStats : StatFields<L2CacheStats> {
   std::uint64_t read_requests = 0;           ///< loads from the cores
   std::uint64_t write_requests = 0;          ///< stores from the cores
+  std::uint64_t far_requests = 0;            ///< of both, those with a line in a far partition
   std::uint64_t read_bytes = 0;              ///< bytes the cores read
   std::uint64_t write_bytes = 0;             ///< bytes the cores wrote
   std::uint64_t hit_lines = 0;               ///< line look-ups that found the data there
@@ -101,6 +128,9 @@ struct L2CacheStats : StatFields<L2CacheStats> {
                 "loads the cores sent to the L2"),
         counter("write_requests", &L2CacheStats::write_requests, "requests", Merge::sum,
                 "stores the cores sent to the L2"),
+        counter("far_requests", &L2CacheStats::far_requests, "requests", Merge::sum,
+                "loads and stores with a line in a partition other than their core's: their "
+                "hits take far_hit_latency"),
         counter("read_bytes", &L2CacheStats::read_bytes, "bytes", Merge::sum,
                 "bytes the cores read through the L2"),
         counter("write_bytes", &L2CacheStats::write_bytes, "bytes", Merge::sum,
@@ -139,9 +169,12 @@ struct L2CacheStats : StatFields<L2CacheStats> {
                 "bytes of the sectors still dirty at the end: beside Q, not in it"),
         formula(
             "hbm_bytes",
-            +[](const L2CacheStats& s) { return as_stat(s.hbm_read_bytes() + s.hbm_write_bytes()); },
+            +[](const L2CacheStats& s) {
+              return as_stat(s.hbm_read_bytes() + s.hbm_write_bytes());
+            },
             "bytes",
-            "bytes the L2 moved to and from HBM while the kernel ran: fills, write-backs, write-through"),
+            "bytes the L2 moved to and from HBM while the kernel ran: fills, write-backs, "
+            "write-through"),
         counter("port_busy_s", &L2CacheStats::port_busy, "s", Merge::sum,
                 "time the port to the cores was transferring"),
         counter("port_queue_delay_s", &L2CacheStats::port_queue_delay, "s", Merge::sum,
@@ -282,8 +315,8 @@ class L2CacheTiming final : public MemoryLevel {
  public:
   L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::string name = kL2Name);
 
-  /// Serves a request of the cores arriving at `now` (in time order); returns when it is done.
-  Time access(Time now, const Region& region, bool is_write);
+  /// Serves a request of core `core` arriving at `now` (in time order); returns when it is done.
+  Time access(Time now, const Region& region, bool is_write, std::uint32_t core = 0);
 
   /// Puts the lines of [address, address + bytes) in the cache, clean, before the run starts,
   /// as a kernel before this one left them (they count in no statistic). Where a set cannot
@@ -329,6 +362,8 @@ class L2CacheTiming final : public MemoryLevel {
   /// a row.
   template <class Visit>
   void for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit);
+  /// Whether a line of `shape` lives in a partition other than `core`'s.
+  bool reaches_far_partition(const Region& shape, std::uint32_t core) const;
   /// One line of a request that allocates: hit, hit on a fill in flight, or miss (of the line
   /// or of sectors of it) and fetch.
   void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered);

@@ -25,7 +25,8 @@ void L2Cache::b_transport(int /*initiator*/, tlm::tlm_generic_payload& payload,
   assert(request != nullptr && "every memory request carries its region");
   request_.initiator = request->initiator;  // fills and write-backs go out on its behalf
   const Time arrival = now() + to_time(delay);
-  const Time done = timing_.access(arrival, request->region, payload.is_write());
+  const Time done =
+      timing_.access(arrival, request->region, payload.is_write(), request->initiator);
   delay = to_sc_time(done - now());
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -1,8 +1,8 @@
-// A shared memory level between the cores and the HBM: the L2 today; a second cache, a near/far
-// L2 partition or a network on chip would be more. The elaborator holds the levels as a chain,
-// cores -> level 0 -> ... -> HBM, and simulate() and the reports loop over that chain, so they
-// need only what every level can say about itself, declared here once. Plain C++: the SystemC
-// side of a level is MemoryLevelModule (memory_level_module.hpp).
+// A shared memory level between the cores and the HBM: the L2 today (its near and far partitions
+// included); a second cache or a network on chip would be more. The elaborator holds the levels
+// as a chain, cores -> level 0 -> ... -> HBM, and simulate() and the reports loop over that chain,
+// so they need only what every level can say about itself, declared here once. Plain C++: the
+// SystemC side of a level is MemoryLevelModule (memory_level_module.hpp).
 #pragma once
 
 #include <cstdint>

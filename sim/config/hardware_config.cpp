@@ -109,7 +109,7 @@ ComputeUnitParams parse_compute(const ConfigNode& compute, StatedFigures& stated
 }
 
 // The optional shared L2 (docs/CONFIG.md, "hardware.l2").
-L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
+L2CacheParams parse_l2(const ConfigNode& l2, std::uint32_t cores, StatedFigures& stated) {
   L2CacheParams params;
   const ConfigNode capacity = l2.required("capacity");
   params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
@@ -137,6 +137,33 @@ L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
   params.bandwidth.bytes_per_second =
       l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
   params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
+  params.cores = cores;
+  params.far_hit_latency = params.hit_latency;
+  const std::optional<ConfigNode> partitions = l2.optional("partitions");
+  const std::optional<ConfigNode> far = l2.optional("far_hit_latency");
+  // More partitions than cores is a machine cut down to a few of its cores (one SM of a GPU):
+  // its cores are near the first partitions, and the lines still spread over all of them.
+  if (partitions) params.partitions = small_count(*partitions, 1u << 16);
+  if (params.partitions > 1 && !far) {
+    partitions->fail(fmt::format("splits the L2 in {}, which needs the latency of a hit in a "
+                                 "partition other than the core's",
+                                 params.partitions),
+                     "add far_hit_latency, e.g. twice hit_latency");
+  }
+  if (far) {
+    if (params.partitions == 1) {
+      far->fail("is the latency of a hit in another partition, and the L2 has one",
+                "remove it, or split the L2 with partitions: 2");
+    }
+    params.far_hit_latency = Time::from_ps(far->quantity(Dimension::time));
+    if (params.far_hit_latency < params.hit_latency) {
+      const std::string near = fmt::format("{:g}ns", params.hit_latency.seconds() * 1e9);
+      far->fail(fmt::format("is below hit_latency ({}): a far partition is reached across the "
+                            "chip, never sooner than the near one",
+                            near),
+                fmt::format("use at least {}", near));
+    }
+  }
   if (auto policy = l2.optional("write_policy")) {
     params.write_policy = policy->choice({"write_back", "write_through"}) == "write_back"
                               ? L2WritePolicy::write_back
@@ -230,7 +257,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   }
   stated.interface = hbm.optional("stated_interface");
   hbm.reject_unknown_keys();
-  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, stated);
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, params.cores, stated);
   parse_energy(hardware, params);
   hardware.reject_unknown_keys();
   check_stated_figures(hardware, stated, params);

@@ -71,6 +71,8 @@ void add_hardware_l2(Json& hardware, const RunConfig& config) {
                     {"associativity", l2.associativity},
                     {"bandwidth_bytes_per_s", l2.bandwidth.bytes_per_second},
                     {"hit_latency_s", l2.hit_latency.seconds()},
+                    {"partitions", l2.partitions},
+                    {"far_hit_latency_s", l2.far_hit_latency.seconds()},
                     {"write_policy", name_of(l2.write_policy)},
                     {"set_index", name_of(l2.set_index)}};
 }

@@ -55,13 +55,13 @@ class SerialBound {
   };
   Request request(u128 bytes, u128 rows, u128 row_bytes) const {
     if (!hw_.l2) return {hbm_request_ps(bytes, rows), bytes};
-    // Through the L2: its port and hit latency; every line it touches filled and a dirty line
-    // written back, each sector as its own HBM request at worst; and, written through, the
-    // request itself.
+    // Through the L2: its port and hit latency (a far partition's, the longer); every line it
+    // touches filled and a dirty line written back, each sector as its own HBM request at worst;
+    // and, written through, the request itself.
     const L2CacheParams& l2 = *hw_.l2;
     const u128 lines = times(rows, ceil_div128(row_bytes, l2.line_bytes) + 1);
     Request r;
-    r.own_ps = add(share_ps(bytes, l2.bandwidth.bytes_per_second, 1), l2.hit_latency.ps());
+    r.own_ps = add(share_ps(bytes, l2.bandwidth.bytes_per_second, 1), l2.far_hit_latency.ps());
     r.own_ps = add(r.own_ps, times(times(2 * lines, l2.sectors_per_line()),
                                    hbm_request_ps(l2.line_bytes, 1)));
     r.own_ps = add(r.own_ps, hbm_request_ps(bytes, rows));

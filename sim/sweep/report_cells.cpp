@@ -140,6 +140,8 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     c.integer("hardware.l2.associativity", l2->associativity);
     c.integer("hardware.l2.bandwidth_bytes_per_s", l2->bandwidth.bytes_per_second);
     c.real("hardware.l2.hit_latency_s", l2->hit_latency.seconds());
+    c.integer("hardware.l2.partitions", l2->partitions);
+    c.real("hardware.l2.far_hit_latency_s", l2->far_hit_latency.seconds());
     c.text("hardware.l2.write_policy", name_of(l2->write_policy));
     c.text("hardware.l2.set_index", name_of(l2->set_index));
   }

@@ -331,7 +331,12 @@ std::string draw_hardware(Random& r, std::size_t index, Machine& m, std::string&
     y.key("line_size", bytes(line));
     y.key("associativity", ways);
     y.key("bandwidth", std::to_string(r.log_uniform(10'000, 40'000'000)) + "MB/s");
-    y.key("hit_latency", std::to_string(r.uniform(0, 300)) + "ns");
+    const std::uint64_t hit_ns = r.uniform(0, 300);
+    y.key("hit_latency", std::to_string(hit_ns) + "ns");
+    if (m.cores > 1 && r.chance(0.3)) {
+      y.key("partitions", r.uniform(2, std::min<std::uint64_t>(m.cores, 4)));
+      y.key("far_hit_latency", std::to_string(hit_ns + r.uniform(0, 300)) + "ns");
+    }
     if (r.chance(0.7)) y.key("write_policy", r.chance(0.5) ? "write_back" : "write_through");
     if (r.chance(0.7)) y.key("set_index", r.chance(0.5) ? "xor" : "modulo");
     y.end();

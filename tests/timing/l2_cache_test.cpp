@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace ridgeline {
@@ -406,6 +407,104 @@ TEST(CacheSets, KeepsExactLeastRecentlyUsedOrderAcrossManyWays) {
   EXPECT_EQ(sets.tag(0, sets.victim(0)), 1000u);
   sets.touch(0, sets.find(0, 1000));
   EXPECT_EQ(sets.tag(0, sets.victim(0)), 1001u);
+}
+
+// ---------------------------------------------------------------- partitions
+
+constexpr Time kFarHitLatency = Time::from_ps(300);
+
+// The cache above in two partitions, cores 0 to 3 near partition 0 and 4 to 7 near 1.
+L2CacheParams partitioned(std::uint64_t sets, std::uint32_t ways) {
+  L2CacheParams p = cache(sets, ways);
+  p.partitions = 2;
+  p.far_hit_latency = kFarHitLatency;
+  p.cores = 8;
+  return p;
+}
+
+// The first line numbers at or above `from` that live in partition 0 and in partition 1.
+std::array<std::uint64_t, 2> lines_in_each_partition(const L2CacheParams& p, std::uint64_t from) {
+  std::array<std::uint64_t, 2> found{~0ULL, ~0ULL};
+  for (std::uint64_t line = from; found[0] == ~0ULL || found[1] == ~0ULL; ++line) {
+    std::uint64_t& slot = found[p.partition_of_line(line)];
+    if (slot == ~0ULL) slot = line;
+  }
+  return found;
+}
+
+TEST(L2CacheTiming, CoresAreSplitIntoConsecutiveEqualSharesOfThePartitions) {
+  const L2CacheParams p = partitioned(16, 2);
+  for (std::uint32_t core = 0; core < 8; ++core)
+    EXPECT_EQ(p.partition_of_core(core), core < 4 ? 0u : 1u) << core;
+  L2CacheParams three = p;
+  three.partitions = 3;
+  three.cores = 132;
+  EXPECT_EQ(three.partition_of_core(43), 0u);  // 43 x 3 / 132 = 0.98
+  EXPECT_EQ(three.partition_of_core(44), 1u);
+  EXPECT_EQ(three.partition_of_core(131), 2u);
+}
+
+TEST(L2CacheTiming, LinesSpreadEvenlyOverThePartitionsSequentialOrStrided) {
+  // Sequential lines and lines 2^k apart (a matrix's rows): half in each partition, within 1 %
+  // of 2^16 lines.
+  const L2CacheParams p = partitioned(16, 2);
+  for (std::uint64_t stride : {1ULL, 2ULL, 64ULL, 1024ULL, 1ULL << 20}) {
+    std::uint64_t in_first = 0;
+    constexpr std::uint64_t kLines = 1 << 16;
+    for (std::uint64_t i = 0; i < kLines; ++i) in_first += p.partition_of_line(i * stride) == 0;
+    EXPECT_NEAR(static_cast<double>(in_first) / kLines, 0.5, 0.01) << "stride " << stride;
+  }
+}
+
+TEST(L2CacheTiming, AHitInTheCoresOwnPartitionTakesTheHitLatencyAndInTheOtherTheFarOne) {
+  RecordingMemory memory;
+  const L2CacheParams p = partitioned(16, 2);
+  L2CacheTiming l2(p, memory);
+  const auto [near_line, far_line] = lines_in_each_partition(p, 0);  // for cores 0 to 3
+  const Region near_region = contiguous(near_line * kLine, kLine);
+  const Region far_region = contiguous(far_line * kLine, kLine);
+  l2.access(at(0), near_region, false, 0);
+  l2.access(at(0), far_region, false, 0);
+  EXPECT_EQ(l2.stats().far_requests, 1u);
+  // Both lines there: the port's 128 ps, then 100 ps near or 300 ps far.
+  EXPECT_EQ(l2.access(at(10'000), near_region, false, 3).ps(), 10'000u + 128 + 100);
+  EXPECT_EQ(l2.access(at(20'000), far_region, false, 3).ps(), 20'000u + 128 + 300);
+  // For cores 4 to 7 the partitions change places.
+  EXPECT_EQ(l2.access(at(30'000), near_region, false, 4).ps(), 30'000u + 128 + 300);
+  EXPECT_EQ(l2.access(at(40'000), far_region, false, 7).ps(), 40'000u + 128 + 100);
+  EXPECT_EQ(l2.stats().far_requests, 3u);
+  // A store is acknowledged the same way.
+  EXPECT_EQ(l2.access(at(50'000), far_region, true, 0).ps(), 50'000u + 128 + 300);
+  EXPECT_EQ(l2.stats().far_requests, 4u);
+}
+
+TEST(L2CacheTiming, ARequestWithOneLineInAFarPartitionWaitsForIt) {
+  RecordingMemory memory;
+  const L2CacheParams p = partitioned(64, 2);
+  L2CacheTiming l2(p, memory);
+  // Eight consecutive lines, in cache: at least one of them far from core 0 (checked), so the
+  // request's data is all there only at the far latency.
+  const Region tile = contiguous(0, 8 * kLine);
+  bool any_far = false;
+  for (std::uint64_t line = 0; line < 8; ++line)
+    any_far = any_far || p.partition_of_line(line) != p.partition_of_core(0);
+  ASSERT_TRUE(any_far);
+  l2.access(at(0), tile, false, 0);
+  EXPECT_EQ(l2.access(at(10'000), tile, false, 0).ps(), 10'000u + 1024 + 300);
+  EXPECT_EQ(l2.stats().far_requests, 2u);
+}
+
+TEST(L2CacheTiming, OnePartitionIsNeverFar) {
+  RecordingMemory memory;
+  L2CacheParams p = cache(16, 2);
+  p.far_hit_latency = kFarHitLatency;  // not read with one partition
+  p.cores = 8;
+  L2CacheTiming l2(p, memory);
+  for (std::uint64_t line = 0; line < 16; ++line)
+    l2.access(at(0), contiguous(line * kLine, kLine), false, 7);
+  EXPECT_EQ(l2.access(at(100'000), contiguous(0, 16 * kLine), false, 7).ps(),
+            100'000u + 16 * 128 + 100);
+  EXPECT_EQ(l2.stats().far_requests, 0u);
 }
 
 }  // namespace

@@ -160,6 +160,25 @@ TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
   }
 }
 
+// The L2 in two partitions on every preset, near and far hits as measured on the A100 and the
+// H100 PCIe (the H100 SXM5 and the H200 take the latter's: the same die and L2).
+TEST(Presets, TheL2IsTwoPartitionsWithTheMeasuredNearAndFarHitLatencies) {
+  for (const auto& [path, near_ns, far_ns] :
+       {std::tuple{kA100, 150, 301}, std::tuple{kH100Pcie, 151, 271}, std::tuple{kH100, 151, 271},
+        std::tuple{kH200, 151, 271}}) {
+    SCOPED_TRACE(path);
+    const HardwareParams hw = preset(path).hardware;
+    EXPECT_EQ(hw.l2->partitions, 2u);
+    EXPECT_EQ(hw.l2->cores, hw.cores);
+    EXPECT_EQ(hw.l2->hit_latency.ps(), near_ns * 1000u);
+    EXPECT_EQ(hw.l2->far_hit_latency.ps(), far_ns * 1000u);
+  }
+  // The A100's, in its cycles at 1410 MHz: 211 and 424.
+  const HardwareParams a100 = preset(kA100).hardware;
+  EXPECT_NEAR(a100.l2->hit_latency.seconds() * 1.41e9, 211, 1);
+  EXPECT_NEAR(a100.l2->far_hit_latency.seconds() * 1.41e9, 424, 1);
+}
+
 // Hopper has thread-block clusters (8 blocks, the portable size) and warpgroup MMA; Ampere
 // neither, so a Hopper kernel is refused on the A100 rather than run as if it had them.
 TEST(Presets, OnlyHopperHasClustersAndWarpgroups) {
