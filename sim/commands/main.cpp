@@ -35,6 +35,7 @@
 #include "sim/util/json.hpp"
 #include "sim/util/output_file.hpp"
 #include "sim/util/version.hpp"
+#include "sim/waveforms/busy_profile.hpp"
 #include "sim/waveforms/waveform_options.hpp"
 
 namespace {
@@ -52,6 +53,7 @@ struct RunOptions {
   bool quiet = false;
   WaveformOptions traces;
   std::vector<std::string> l2_resident;  ///< run: input tensors in the L2 at the start
+  std::string busy_profile_path;         ///< run: the units' busy time over the run, as JSON
   unsigned jobs = 1;                     ///< run of a graph: kernels simulated at once
   bool skip_unsupported = false;         ///< an ONNX model: leave out what maps to no kernel
 };
@@ -208,7 +210,8 @@ int graph_command(const RunOptions& options, bool simulate) {
   for (const auto& [asked, option] :
        {std::pair{!options.traces.vcd_path.empty() || !options.traces.patterns.empty(),
                   "--vcd / --trace"},
-        std::pair{!options.l2_resident.empty(), "--l2-resident"}}) {
+        std::pair{!options.l2_resident.empty(), "--l2-resident"},
+        std::pair{!options.busy_profile_path.empty(), "--busy-profile"}}) {
     if (asked) {
       throw ConfigError(
           SourceLocation{option, 0, 0}, "", "",
@@ -221,7 +224,8 @@ int graph_command(const RunOptions& options, bool simulate) {
                                                options.overrides, options.skip_unsupported);
   std::cerr << warning_lines(config.warnings) << std::flush;
   std::vector<KernelSimulation> runs;
-  if (simulate) runs = simulate_graph(config, options.jobs);
+  // The timeline draws each kernel's units under its slices: their runs report them.
+  if (simulate) runs = simulate_graph(config, options.jobs, !options.traces.timeline_path.empty());
   const std::vector<KernelSimulation>* simulated = simulate ? &runs : nullptr;
   if (!options.json_path.empty()) {
     write_file_atomically(options.json_path, graph_report_json(config, simulated).dump(2) + "\n");
@@ -273,7 +277,8 @@ int run_command(const RunOptions& options, char** argv) {
   }
   // The report's timeline chart needs the units' busy time over the run: watched only for it.
   std::optional<BusyTimeline> busy;
-  if (!options.html_path.empty()) busy.emplace(config.hardware.cores, config.hardware.hbm.units());
+  if (!options.html_path.empty() || !options.busy_profile_path.empty())
+    busy.emplace(config.hardware.cores, config.hardware.hbm.units());
   const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
   Json report = report_json(config, &result);
   if (config.power_limit && !settled) {
@@ -291,6 +296,11 @@ int run_command(const RunOptions& options, char** argv) {
     report = report_json(config, &result);  // with the trial, which is this run
   }
   write_report_files(options, report, busy ? &*busy : nullptr);
+  if (!options.busy_profile_path.empty()) {
+    const BusyProfile profile =
+        busy_profile(*busy, result.time, BusyTimeline::kBuckets, config.hardware.l2.has_value());
+    write_file_atomically(options.busy_profile_path, busy_profile_json(profile).dump() + "\n");
+  }
   if (!options.quiet) std::cout << report_text(config, &result);
   return 0;
 }
@@ -391,6 +401,10 @@ int main(int argc, char** argv) {
                   "it left them, e.g. --l2-resident A or x,weight; a graph decides this itself "
                   "(default: none)")
       ->delimiter(',');
+  run->add_option("--busy-profile", options.busy_profile_path,
+                  "write the units' busy time over the run as JSON to this file: per time bucket "
+                  "(up to 240), the fraction of it the cores had loads in flight, computed and "
+                  "had stores in flight, the L2's port and the HBM's channels were busy");
 
   // -j's default, in the help of run, study and sweep.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "sim/charts/svg.hpp"
 #include "sim/graph/graph_report.hpp"
@@ -206,6 +207,32 @@ Json busy_counter(double start_s, const KernelDemand& demand) {
        Json{{"hbm", demand.memory}, {"compute", demand.compute}, {"block slots", demand.cores}}}};
 }
 
+// The graph timeline's per-unit track: a counter per part of the machine, a value per bucket of
+// each kernel's busy profile, coarsened so that a graph of hundreds of kernels stays a few
+// megabytes.
+constexpr const char* kUnitsTrack = "units busy (fraction of their time)";
+constexpr std::size_t kProfileBucketsPerSlice = 48;
+
+Json units_counter(double at_s, double loads, double compute, double stores,
+                   std::optional<double> l2_port, double hbm) {
+  Json args{{"cores: loads in flight", loads},
+            {"cores: computing", compute},
+            {"cores: stores in flight", stores}};
+  if (l2_port) args["l2 port"] = *l2_port;
+  args["hbm"] = hbm;
+  return Json{{"name", kUnitsTrack}, {"ph", "C"}, {"pid", 1}, {"ts", at_s * 1e6}, {"args", args}};
+}
+
+// A kernel's profile from `start_s`, one counter event a bucket.
+void add_units_counters(Json& events, double start_s, const BusyProfile& full, bool has_l2) {
+  const BusyProfile p = coarsened(full, kProfileBucketsPerSlice);
+  for (std::size_t b = 0; b < p.hbm.size(); ++b) {
+    events.push_back(units_counter(
+        start_s + static_cast<double>(b) * p.bucket_s, p.loads[b], p.compute[b], p.stores[b],
+        has_l2 ? std::optional<double>(p.l2_port[b]) : std::nullopt, p.hbm[b]));
+  }
+}
+
 std::string stream_label(const std::string& stream) {
   return stream.empty() ? "stream (default)" : "stream " + stream;
 }
@@ -279,9 +306,16 @@ std::string graph_timeline_json(const GraphConfig& config,
     // it, on average over its run (its own timeline has the per-unit detail; a graph's would be
     // every kernel's many times over).
     events.push_back(busy_counter(slice.start_s, s.demand));
+    // And its units over its run, where its run reported them (run --timeline asks them).
+    if (s.busy) add_units_counters(events, slice.start_s, *s.busy, config.hardware.l2.has_value());
   }
   if (!slices.empty()) {  // the counters fall to zero when the last kernel ends
-    events.push_back(busy_counter(slices.back().start_s + slices.back().time_s, KernelDemand{}));
+    const double end_s = slices.back().start_s + slices.back().time_s;
+    events.push_back(busy_counter(end_s, KernelDemand{}));
+    if (simulated[config.run_of[slices.back().kernel]].busy) {
+      events.push_back(units_counter(
+          end_s, 0, 0, 0, config.hardware.l2 ? std::optional<double>(0) : std::nullopt, 0));
+    }
   }
   // With several streams, a second process: a track per stream, the kernels at once.
   const std::vector<std::string> streams = streams_of(config);

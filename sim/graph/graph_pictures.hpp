@@ -30,9 +30,11 @@ std::string graph_streams_gantt_svg(const GraphConfig& config,
 
 /// The same schedule as trace events: one complete slice ("X") per kernel on one track, its
 /// figures as arguments, and beneath it counters ("C") of what each kernel kept busy of the
-/// HBM, the compute units and the block slots, on average over its run; with several streams, a
-/// second process with a track per stream and the kernels at once. Times in microseconds, as the
-/// format has them.
+/// HBM, the compute units and the block slots, on average over its run, and, where the kernels'
+/// runs reported their busy profiles (KernelSimulation::busy), the per-unit tracks: the cores'
+/// loads, compute and stores, the L2's port and the HBM over each kernel's run; with several
+/// streams, a second process with a track per stream and the kernels at once. Times in
+/// microseconds, as the format has them.
 std::string graph_timeline_json(const GraphConfig& config,
                                 const std::vector<KernelSimulation>& simulated);
 

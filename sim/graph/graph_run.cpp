@@ -38,9 +38,15 @@ KernelSimulation figures_of(const Json& report, std::uint32_t cores) {
   return k;
 }
 
+// Where the child simulating runs[i] writes its busy profile.
+std::string busy_path(const std::string& scratch, std::size_t i) {
+  return fmt::format("{}/kernel-{}.busy.json", scratch, i);
+}
+
 }  // namespace
 
-std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned jobs) {
+std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned jobs,
+                                             bool busy_profiles) {
   const std::string scratch = make_temporary_directory("ridgeline-graph");
   struct Cleanup {
     std::string path;
@@ -63,6 +69,10 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
       args.push_back("--l2-resident");
       args.push_back(fmt::format("{}", fmt::join(run.config.l2_resident, ",")));
     }
+    if (busy_profiles) {
+      args.push_back("--busy-profile");
+      args.push_back(busy_path(scratch, i));
+    }
     arguments.push_back(std::move(args));
   }
   const std::vector<ChildResult> results = run_children(self_executable(), arguments, jobs);
@@ -74,6 +84,9 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
                                            first.name, config.workload_path, results[i].failure()));
     }
     simulations.push_back(figures_of(read_json_file(reports[i]), config.hardware.cores));
+    if (busy_profiles) {
+      simulations.back().busy = read_busy_profile(read_json_file(busy_path(scratch, i)));
+    }
   }
   return simulations;
 }

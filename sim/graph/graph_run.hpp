@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/graph/graph_config.hpp"
+#include "sim/waveforms/busy_profile.hpp"
 
 namespace ridgeline {
 
@@ -30,11 +32,15 @@ struct KernelSimulation {
   /// What it used of the machine (KernelDemand): block slots (its blocks over the cores'
   /// resident blocks, at most 1), the compute units' and the HBM's busy fractions.
   KernelDemand demand;
+  /// Its units' busy time over its run, where the graph's timeline asked for it.
+  std::optional<BusyProfile> busy;
 
   std::uint64_t hbm_bytes() const { return hbm_read_bytes + hbm_write_bytes; }
 };
 
-/// Simulates every distinct kernel of `config`; the result's i-th entry is runs[i]'s.
-std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned jobs);
+/// Simulates every distinct kernel of `config`, `jobs` at a time; the result's i-th entry is
+/// runs[i]'s. `busy_profiles`: each with its units' busy time over its run (for the timeline).
+std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned jobs,
+                                             bool busy_profiles);
 
 }  // namespace ridgeline

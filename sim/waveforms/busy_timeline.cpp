@@ -23,6 +23,7 @@ void BusyTimeline::widen_to(Time end) {
       for (Buckets& b : rows) merge(b);
     }
     merge(hbm_);
+    merge(level_port_);
     width_ps_ *= 2;
   }
 }
@@ -56,6 +57,9 @@ void BusyTimeline::activity(const Activity& a) {
     case UnitKind::hbm:
       add(hbm_, a.start, a.end);
       break;
+    case UnitKind::level_port:
+      if (a.index == 0) add(level_port_, a.start, a.end);
+      break;
     default:
       break;
   }
@@ -70,5 +74,9 @@ Time BusyTimeline::busy(std::uint32_t index, Row row, std::size_t bucket) const 
 }
 
 Time BusyTimeline::hbm_busy(std::size_t bucket) const { return Time::from_ps(hbm_[bucket]); }
+
+Time BusyTimeline::level_port_busy(std::size_t bucket) const {
+  return Time::from_ps(level_port_[bucket]);
+}
 
 }  // namespace ridgeline

@@ -1,8 +1,10 @@
-// A coarse picture of unit busy time over a run, for the HTML report's timeline chart: per core,
-// how much of each time bucket it had a load in flight, computed, had a store in flight; and how
-// busy the HBM's channels were. Collected by observing the run (models/activity.hpp) when a report
-// is asked for, in a fixed number of buckets whose width doubles whenever the run outgrows them,
-// so it costs O(cores x buckets) memory whatever the run's length.
+// A coarse picture of unit busy time over a run, for the HTML report's timeline chart and a
+// graph's timeline (sim/waveforms/busy_profile.hpp): per core, how much of each time bucket it
+// had a load in flight, computed, had a store in flight; how busy the L2's port was (the first
+// shared level, where there is one) and the HBM's channels. Collected by observing the run
+// (models/activity.hpp) when a report is asked for, in a fixed number of buckets whose width
+// doubles whenever the run outgrows them, so it costs O(cores x buckets) memory whatever the run's
+// length.
 #pragma once
 
 #include <array>
@@ -35,6 +37,8 @@ class BusyTimeline : public ActivityObserver {
   Time busy(std::uint32_t index, Row row, std::size_t bucket) const;
   /// Channel-time the HBM transferred in `bucket`, summed over its channels.
   Time hbm_busy(std::size_t bucket) const;
+  /// Time the first shared level's port (the L2's) transferred in `bucket`; none without one.
+  Time level_port_busy(std::size_t bucket) const;
   std::uint32_t hbm_units() const { return hbm_units_; }
 
  private:
@@ -47,6 +51,7 @@ class BusyTimeline : public ActivityObserver {
   std::vector<std::array<Buckets, kRows>> busy_;
   std::vector<std::array<std::uint64_t, kRows>> covered_ps_;  // loads and stores seen up to here
   Buckets hbm_{};
+  Buckets level_port_{};
 };
 
 }  // namespace ridgeline

@@ -65,9 +65,10 @@ std::map<std::string, std::string> options_in_help(const std::string& help) {
 
 TEST(Cli, HelpStatesEveryDefaultAndAnalyzeNoSimulation) {
   // Options without a default: files to write, overrides, flags, the sweep's --out.
-  const std::set<std::string> no_default = {"-h,--help", "--help-all", "--set",        "--json",
-                                            "--csv",     "--roofline", "--report",     "--quiet",
-                                            "--vcd",     "--timeline", "--analytical", "--out"};
+  const std::set<std::string> no_default = {
+      "-h,--help",      "--help-all",   "--set",   "--json", "--csv",
+      "--roofline",     "--report",     "--quiet", "--vcd",  "--timeline",
+      "--busy-profile", "--analytical", "--out"};
   for (const char* command : {"analyze", "run", "study", "sweep", "sweep-merge", "sweep-report"}) {
     const Outcome o = ridgeline(std::string(command) + " --help");
     ASSERT_EQ(o.exit_code, 0) << o.err;

@@ -195,9 +195,10 @@ TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
   EXPECT_NEAR(total_us, report["simulated"]["time_s"].get<double>() * 1e6, 1e-6);
   // Beneath them, what each kernel kept busy of the machine, from its start: every share a
   // fraction, and zero once the last kernel ends.
-  std::vector<nlohmann::json> counters;
+  std::vector<nlohmann::json> counters, units;
   for (const auto& event : timeline["traceEvents"]) {
-    if (event["ph"] == "C") counters.push_back(event);
+    if (event["ph"] != "C") continue;
+    (event["name"] == "busy (fraction of the machine)" ? counters : units).push_back(event);
   }
   ASSERT_EQ(counters.size(), 6u);
   for (std::size_t i = 0; i < 5; ++i) {
@@ -208,6 +209,37 @@ TEST(GraphRun, DrawsEveryDistinctKernelAndEveryKernelsSlice) {
   }
   EXPECT_NEAR(counters[5]["ts"].get<double>(), end_us, 1e-6);
   EXPECT_EQ(counters[5]["args"]["hbm"].get<double>(), 0);
+  // And the per-unit tracks: each kernel's busy profile over its slice, at most 48 values a
+  // kernel, every one a fraction; over a kernel's slice the HBM's mean is the kernel's HBM busy
+  // fraction (the counter above), and all fall to zero at the end.
+  ASSERT_GT(units.size(), 5u);
+  EXPECT_LE(units.size(), 5u * 48 + 1);
+  for (const auto& event : units) {
+    EXPECT_EQ(event["name"], "units busy (fraction of their time)");
+    for (const char* part : {"cores: loads in flight", "cores: computing",
+                             "cores: stores in flight", "l2 port", "hbm"}) {
+      ASSERT_TRUE(event["args"].contains(part)) << part;
+      EXPECT_GE(event["args"][part].get<double>(), 0) << part;
+      EXPECT_LE(event["args"][part].get<double>(), 1 + 1e-12) << part;
+    }
+  }
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double start = counters[i]["ts"].get<double>(), end = counters[i + 1]["ts"].get<double>();
+    ASSERT_LT(next, units.size());
+    EXPECT_NEAR(units[next]["ts"].get<double>(), start, 1e-6);
+    double hbm_us = 0;
+    for (; next < units.size() && units[next]["ts"].get<double>() < end - 1e-9; ++next) {
+      const double until =
+          next + 1 < units.size() ? std::min(end, units[next + 1]["ts"].get<double>()) : end;
+      hbm_us +=
+          units[next]["args"]["hbm"].get<double>() * (until - units[next]["ts"].get<double>());
+    }
+    EXPECT_NEAR(hbm_us / (end - start), counters[i]["args"]["hbm"].get<double>(), 1e-6) << i;
+  }
+  ASSERT_EQ(next, units.size() - 1);
+  EXPECT_NEAR(units.back()["ts"].get<double>(), end_us, 1e-6);
+  EXPECT_EQ(units.back()["args"]["hbm"].get<double>(), 0);
   // The roofline: a filled circle per distinct kernel, their areas their shares of the time.
   const std::string svg = test::slurp(out.path("r.svg"));
   std::size_t simulated_points = 0;

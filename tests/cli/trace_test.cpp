@@ -83,10 +83,13 @@ TEST(Trace, TracingChangesNoSimulatedFigure) {
     EXPECT_EQ(report_of(c, files.arguments()), plain) << c.name << ": tracing changed the report";
     EXPECT_GT(std::filesystem::file_size(files.vcd), 0u) << c.name;
     EXPECT_GT(std::filesystem::file_size(files.timeline), 0u) << c.name;
-    // Nor does watching the run for the HTML report's busy timeline.
+    // Nor does watching the run for the HTML report's busy timeline, or for the busy profile.
     const std::string html = temp(std::string(c.name) + ".html");
     EXPECT_EQ(report_of(c, "--report " + html), plain) << c.name;
     std::remove(html.c_str());
+    const std::string profile = temp(std::string(c.name) + ".busy.json");
+    EXPECT_EQ(report_of(c, "--busy-profile " + profile), plain) << c.name;
+    std::remove(profile.c_str());
     // A window and a selection change nothing either.
     EXPECT_EQ(report_of(c, files.arguments() + " --trace-start 1us --trace-end 3us --trace "
                                                "'top.*1.dma' --trace-level counters"),
@@ -323,6 +326,48 @@ TEST(Trace, ReportsBusyTimelineAddsUpToTheBusyTimes) {
   EXPECT_LE(strips["core0 loads"], c["cores"]["load_time_s"].get<double>());
   EXPECT_GT(strips["core0 loads"], 0);
   EXPECT_EQ(strips.count("core1 compute"), 0u);  // more than eight cores: their mean and core 0
+}
+
+// The busy profile: each part's fractions, over the time each bucket spans, add up to the
+// report's busy time of that part.
+TEST(Trace, BusyProfileAddsUpToTheBusyTimes) {
+  const std::string path = temp("l2.busy.json");
+  const nlohmann::json report = nlohmann::json::parse(report_of(kL2, "--busy-profile " + path));
+  const nlohmann::json profile = nlohmann::json::parse(slurp(path));
+  std::remove(path.c_str());
+  const double run_s = report["simulated"]["time_s"].get<double>();
+  EXPECT_DOUBLE_EQ(profile["run_s"].get<double>(), run_s);
+  const double bucket_s = profile["bucket_s"].get<double>();
+  const nlohmann::json& series = profile["busy_fraction"];
+  const std::size_t buckets = series["hbm"].size();
+  ASSERT_GT(buckets, 1u);
+  ASSERT_LE(buckets, 240u);
+  // The buckets cover the run, the last one ending with it.
+  EXPECT_LT(bucket_s * static_cast<double>(buckets - 1), run_s);
+  EXPECT_GE(bucket_s * static_cast<double>(buckets), run_s * (1 - 1e-12));
+  const auto busy_s = [&](const char* part) {
+    EXPECT_EQ(series[part].size(), buckets) << part;
+    double sum = 0;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const double fraction = series[part][b].get<double>();
+      EXPECT_GE(fraction, 0) << part << " " << b;
+      EXPECT_LE(fraction, 1 + 1e-12) << part << " " << b;
+      const double span = std::min(bucket_s, run_s - static_cast<double>(b) * bucket_s);
+      sum += fraction * span;
+    }
+    return sum;
+  };
+  const nlohmann::json& c = report["components"];
+  const double cores = report["hardware"]["cores"].get<double>();
+  const double channels = report["hardware"]["hbm_channels"].get<double>() *
+                          report["hardware"]["hbm_pseudo_channels"].get<double>();
+  EXPECT_NEAR(busy_s("compute"), c["compute_units"]["busy_s"].get<double>() / cores, 1e-3 * run_s);
+  EXPECT_NEAR(busy_s("hbm"), c["hbm"]["channel_busy_s"].get<double>() / channels, 1e-3 * run_s);
+  EXPECT_NEAR(busy_s("l2_port"), c["l2"]["port_busy_s"].get<double>(), 1e-3 * run_s);
+  // Loads in flight, at least one at a time: at most the time loads took.
+  EXPECT_GT(busy_s("loads"), 0);
+  EXPECT_LE(busy_s("loads"), c["cores"]["load_time_s"].get<double>() / cores * (1 + 1e-9));
+  EXPECT_GT(busy_s("stores"), 0);
 }
 
 TEST(Trace, BadTraceOptionsAreTheUsersToFix) {
