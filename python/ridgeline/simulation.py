@@ -38,6 +38,7 @@ def run(
     report: Optional[PathArgument] = None,
     roofline: Optional[PathArgument] = None,
     csv: Optional[PathArgument] = None,
+    busy_profile: Optional[PathArgument] = None,
     timeout: Optional[float] = None,
     l2_resident: Optional[Sequence[str]] = None,
     jobs: Optional[int] = None,
@@ -74,6 +75,10 @@ def run(
         roofline: draw the roofline (ceilings, ridge points, the kernel's analytical and
             simulated points) as SVG to this file (``--roofline``).
         csv: write the report as one CSV row, with header (``--csv``).
+        busy_profile: write the units' busy time over the run as JSON to this file: per time
+            bucket (up to 240), the fraction of it the cores had loads in flight, computed and
+            had stores in flight, the L2's port and the HBM's channels were busy
+            (``--busy-profile``; a single kernel's).
         timeout: seconds the simulation may take; past them it is killed and
             ``SimulationError`` raised (default: no limit).
         l2_resident: start with these input tensors of the workload (``"A"``, ``"x"``) in the
@@ -111,6 +116,7 @@ def run(
         "--report": report,
         "--roofline": roofline,
         "--csv": csv,
+        "--busy-profile": busy_profile,
     }
     for option, value in options.items():
         if value is not None:

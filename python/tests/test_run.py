@@ -46,17 +46,21 @@ def test_documents_as_dicts_are_named_in_the_report(cli, tmp_path):
 
 def test_writes_the_files_asked_for(tmp_path):
     files = {name: tmp_path / name for name in ("run.vcd", "run.json", "run.html", "run.svg",
-                                                "run.csv")}
+                                                "run.csv", "run.busy.json")}
     report = ridgeline.run(config("hardware/seed.yaml"), config("workloads/vector-add.yaml"),
                            set={"workload.length": 100000},
                            trace=[files["run.vcd"], files["run.json"]], trace_level="counters",
                            trace_signals=["top.core0.*", "top.hbm"], report=files["run.html"],
-                           roofline=files["run.svg"], csv=files["run.csv"])
+                           roofline=files["run.svg"], csv=files["run.csv"],
+                           busy_profile=files["run.busy.json"])
     for path in files.values():
         assert path.stat().st_size > 0, path
     assert (tmp_path / "run.gtkw").is_file()  # beside the VCD
     timeline = json.loads(files["run.json"].read_text())
     assert any(event.get("ph") == "X" for event in timeline["traceEvents"])
+    busy = json.loads(files["run.busy.json"].read_text())
+    assert busy["run_s"] == report["simulated"]["time_s"]
+    assert all(0 <= f <= 1 for f in busy["busy_fraction"]["hbm"]) and max(busy["busy_fraction"]["hbm"]) > 0
     header, row = files["run.csv"].read_text().splitlines()
     assert float(row.split(",")[header.split(",").index("simulated.time_s")]) == \
         report["simulated"]["time_s"]
