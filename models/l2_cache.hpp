@@ -88,8 +88,9 @@ struct L2CacheParams {
   }
   /// The partition core `core` (0 to cores - 1) is near.
   std::uint32_t partition_of_core(std::uint32_t core) const {
-    return static_cast<std::uint32_t>(std::uint64_t{std::min(core, cores - 1)} * partitions /
-                                      cores);
+    const std::uint32_t count = std::max(cores, 1u);
+    return static_cast<std::uint32_t>(std::uint64_t{std::min(core, count - 1)} * partitions /
+                                      count);
   }
 };
 

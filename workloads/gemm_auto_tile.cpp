@@ -218,7 +218,8 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   const double compute_step = std::max(flops_step, sram_step) + promotion_step;
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
   double latency = hw.hbm.access_latency.seconds();
-  if (hw.l2) latency += hw.l2->hit_latency.seconds();
+  // A tile's lines span the L2's partitions: its data is there at the far one's latency.
+  if (hw.l2) latency += hw.l2->far_hit_latency.seconds();
   // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming. (At
   // the L2's port, for the share the L2 serves, the estimate ranks shallower pipelines first,
   // which the runs do not bear out: the loaded latency grows with the load.)

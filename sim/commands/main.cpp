@@ -280,6 +280,7 @@ int run_command(const RunOptions& options, char** argv) {
   if (!options.html_path.empty() || !options.busy_profile_path.empty())
     busy.emplace(config.hardware.cores, config.hardware.hbm.units());
   const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
+  if (busy) busy->cover(result.time);
   Json report = report_json(config, &result);
   if (config.power_limit && !settled) {
     // This run, at the analytical model's clock, is the first trial of it; more are child

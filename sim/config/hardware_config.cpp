@@ -142,7 +142,7 @@ L2CacheParams parse_l2(const ConfigNode& l2, std::uint32_t cores, StatedFigures&
   const std::optional<ConfigNode> partitions = l2.optional("partitions");
   const std::optional<ConfigNode> far = l2.optional("far_hit_latency");
   // More partitions than cores is a machine cut down to a few of its cores (one SM of a GPU):
-  // its cores are near the first partitions, and the lines still spread over all of them.
+  // some partitions are near no core, and the lines still spread over all of them.
   if (partitions) params.partitions = small_count(*partitions, 1u << 16);
   if (params.partitions > 1 && !far) {
     partitions->fail(fmt::format("splits the L2 in {}, which needs the latency of a hit in a "

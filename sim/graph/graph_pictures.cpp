@@ -224,12 +224,12 @@ Json units_counter(double at_s, double loads, double compute, double stores,
 }
 
 // A kernel's profile from `start_s`, one counter event a bucket.
-void add_units_counters(Json& events, double start_s, const BusyProfile& full, bool has_l2) {
+void add_units_counters(Json& events, double start_s, const BusyProfile& full) {
   const BusyProfile p = coarsened(full, kProfileBucketsPerSlice);
   for (std::size_t b = 0; b < p.hbm.size(); ++b) {
     events.push_back(units_counter(
         start_s + static_cast<double>(b) * p.bucket_s, p.loads[b], p.compute[b], p.stores[b],
-        has_l2 ? std::optional<double>(p.l2_port[b]) : std::nullopt, p.hbm[b]));
+        p.l2_port.empty() ? std::nullopt : std::optional<double>(p.l2_port[b]), p.hbm[b]));
   }
 }
 
@@ -307,7 +307,7 @@ std::string graph_timeline_json(const GraphConfig& config,
     // every kernel's many times over).
     events.push_back(busy_counter(slice.start_s, s.demand));
     // And its units over its run, where its run reported them (run --timeline asks them).
-    if (s.busy) add_units_counters(events, slice.start_s, *s.busy, config.hardware.l2.has_value());
+    if (s.busy) add_units_counters(events, slice.start_s, *s.busy);
   }
   if (!slices.empty()) {  // the counters fall to zero when the last kernel ends
     const double end_s = slices.back().start_s + slices.back().time_s;

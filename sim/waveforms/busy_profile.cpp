@@ -1,6 +1,7 @@
 #include "sim/waveforms/busy_profile.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ridgeline {
 
@@ -88,6 +89,12 @@ BusyProfile read_busy_profile(const Json& json) {
   p.stores = series.at("stores").get<std::vector<double>>();
   if (series.contains("l2_port")) p.l2_port = series.at("l2_port").get<std::vector<double>>();
   p.hbm = series.at("hbm").get<std::vector<double>>();
+  for (const std::vector<double>* part : {&p.loads, &p.compute, &p.stores, &p.l2_port}) {
+    if (part != &p.l2_port || !part->empty()) {
+      if (part->size() != p.hbm.size())
+        throw std::runtime_error("a busy profile's series differ in length");
+    }
+  }
   return p;
 }
 

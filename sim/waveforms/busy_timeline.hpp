@@ -29,6 +29,10 @@ class BusyTimeline : public ActivityObserver {
   void level(std::uint32_t, LevelKind, Time, std::uint64_t) override {}
   void block(std::uint32_t, std::uint32_t, BlockCoord, Time, Time) override {}
 
+  /// Widens the buckets, if need be, so that they cover [0, end): the run's end, which can come
+  /// after the last activity seen (a last barrier, a compute's pipeline latency).
+  void cover(Time end) { widen_to(end); }
+
   Time bucket_width() const { return Time::from_ps(width_ps_); }
   /// Buckets that cover [0, end).
   std::size_t buckets_until(Time end) const;

@@ -278,6 +278,27 @@ TEST_F(SweepTest, FastPathEqualsLoadConfigForEveryKeyItSets) {
   EXPECT_EQ(keys, covered);
 }
 
+// The L2's partitions split the cores: a core count set the fast way reaches the L2's too.
+TEST_F(SweepTest, TheFastPathGivesTheL2TheCoresItSplits) {
+  const SweepSpec spec = load_sweep(sweep_file(
+      "  hardware: " + config_path("hardware/seed-l2.yaml") +
+          "\n  workload: " + config_path("workloads/seed/gemm-4096-t64-double.yaml") +
+          "\n  set:\n    hardware.l2.partitions: 2\n    hardware.l2.far_hit_latency: 300ns\n"
+          "  axes:\n    - hardware.cores.count: [64]\n",
+      false));
+  ColumnTable columns;
+  SweepEvaluator evaluator(spec, columns);
+  Row row;
+  ASSERT_EQ(evaluator.evaluate(0, row), PointStatus::ok) << row.find(*columns.find("reason"))->text;
+  EXPECT_EQ(evaluator.slow_documents(), 0u) << "the key was read the slow way";
+  const HardwareParams& hw = evaluator.config().hardware;
+  ASSERT_TRUE(hw.l2.has_value());
+  EXPECT_EQ(hw.cores, 64u);
+  EXPECT_EQ(hw.l2->cores, 64u);
+  EXPECT_EQ(hw.l2->partitions, 2u);
+  EXPECT_EQ(hw.l2->far_hit_latency.ps(), 300'000u);
+}
+
 TEST_F(SweepTest, KeysTheFastPathLacksReadTheWholeDocument) {
   // dtype sets the default accumulator too, so it is read the slow way: same result.
   const SweepSpec spec =
