@@ -22,6 +22,13 @@ Analysis analyze(const MemoryTraceSpec& s, const Roof& roof, const KernelTarget&
   return a;
 }
 
+std::vector<TensorRef> WorkloadKind<MemoryTraceSpec>::tensors(const MemoryTraceSpec& spec) {
+  if (spec.accesses() == 0) return {};
+  // Bytes as int8 elements: a tensor's size is its elements times their width.
+  return {TensorRef{"data", TensorRole::input,
+                    TensorShape{{spec.highest_address + spec.access_bytes}}, DataType::int8, 0}};
+}
+
 std::string WorkloadKind<MemoryTraceSpec>::short_label(const MemoryTraceSpec& spec) {
   if (spec.pattern) return "stream " + ridgeline::describe(*spec.pattern);
   std::string name = spec.path.substr(spec.path.rfind('/') + 1);

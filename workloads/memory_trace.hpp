@@ -24,6 +24,7 @@
 #include "models/kernel_target.hpp"
 #include "workloads/access_pattern.hpp"
 #include "workloads/analysis.hpp"
+#include "workloads/tensor.hpp"
 #include "workloads/violation.hpp"
 #include "workloads/workload_kind.hpp"
 
@@ -68,6 +69,10 @@ struct WorkloadKind<MemoryTraceSpec> : RunsOnTracePlayers<MemoryTraceSpec> {
     return std::nullopt;
   }
   static ThreadRegistersNote thread_registers_note(const MemoryTraceSpec&) { return {}; }
+  /// One tensor, "data": every byte from address 0 to the end of the trace's highest access,
+  /// so that `run --l2-resident data` starts it with what it touches in the L2 (a chase that
+  /// measures hits, not first touches).
+  static std::vector<TensorRef> tensors(const MemoryTraceSpec& spec);
 
   template <class Visitor>
   static void visit_fields(const MemoryTraceSpec& t, Visitor& visitor) {

@@ -68,24 +68,8 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
   if (tracer) tracer->finish();
 }
 
-// A trace has no blocks: its players replay it, streaming, and the time is the last completion.
-SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
-                                const WaveformOptions& traces, ActivityObserver* also) {
-  check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
-  const std::unique_ptr<AccessSource> accesses = open_accesses(spec);
-  Accelerator accelerator("top", config.hardware, *accesses, spec);
-  run_traced(accelerator, config, traces, also);
-  SimulationResult result;
-  collect_memory(accelerator, result);
-  TracePlayerStats total;
-  for (const auto& player : accelerator.players) total.add(player->stats());
-  result.time = max(total.finish, result.hbm.last_transfer);
-  result.trace = std::move(total);
-  check_invariants(config, result);
-  return result;
-}
-
-// The tensors a kernel before this one left in the L2 (RunConfig::l2_resident), in their order.
+// The tensors a kernel before this one left in the L2 (RunConfig::l2_resident), in their order;
+// a trace's, the bytes it touches (run --l2-resident data).
 void preload_l2(Accelerator& accelerator, const RunConfig& config) {
   if (config.l2_resident.empty()) return;
   auto* l2 =
@@ -96,6 +80,24 @@ void preload_l2(Accelerator& accelerator, const RunConfig& config) {
       if (name == tensor.name) l2->timing().preload(tensor.address, tensor.bytes());
     }
   }
+}
+
+// A trace has no blocks: its players replay it, streaming, and the time is the last completion.
+SimulationResult simulate_trace(const RunConfig& config, const MemoryTraceSpec& spec,
+                                const WaveformOptions& traces, ActivityObserver* also) {
+  check_simulated_time_fits(config, simulated_time_bound_ps(config, spec));
+  const std::unique_ptr<AccessSource> accesses = open_accesses(spec);
+  Accelerator accelerator("top", config.hardware, *accesses, spec);
+  preload_l2(accelerator, config);
+  run_traced(accelerator, config, traces, also);
+  SimulationResult result;
+  collect_memory(accelerator, result);
+  TracePlayerStats total;
+  for (const auto& player : accelerator.players) total.add(player->stats());
+  result.time = max(total.finish, result.hbm.last_transfer);
+  result.trace = std::move(total);
+  check_invariants(config, result);
+  return result;
 }
 
 // Blocks of a kernel on the cores: the time is the last core's finish.

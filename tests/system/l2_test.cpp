@@ -40,20 +40,21 @@ const LevelFigures& level(const Levels& levels, const std::string& name) {
   throw std::runtime_error("no level " + name);
 }
 
-// `ridgeline run` of `hardware` and `workload`, once with each list of overrides, two at a
-// time in child processes; their JSON reports (empty where a run failed, with the failure noted).
+// `ridgeline run` of `hardware` and `workload`, once with each list of further arguments
+// ("--set", "key=value", ...), two at a time in child processes; their JSON reports (empty where
+// a run failed, with the failure noted).
 std::vector<nlohmann::json> run_each(const std::string& hardware, const std::string& workload,
-                                     const std::vector<std::vector<std::string>>& overrides) {
+                                     const std::vector<std::vector<std::string>>& arguments) {
   const std::string base = ::testing::TempDir() + "ridgeline_l2_" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_";
   std::vector<std::vector<std::string>> runs;
-  for (std::size_t i = 0; i < overrides.size(); ++i) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
     runs.push_back({"run", hardware, workload, "--quiet", "--json", base + std::to_string(i)});
-    for (const std::string& o : overrides[i]) runs.back().insert(runs.back().end(), {"--set", o});
+    runs.back().insert(runs.back().end(), arguments[i].begin(), arguments[i].end());
   }
   const std::vector<ChildResult> results = run_children(RIDGELINE_BINARY, runs, 2);
   std::vector<nlohmann::json> reports;
-  for (std::size_t i = 0; i < overrides.size(); ++i) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string output = base + std::to_string(i);
     EXPECT_EQ(results[i].exit_code, 0) << results[i].error_text;
     std::ifstream file(output);
@@ -71,7 +72,7 @@ std::vector<nlohmann::json> run_each(const std::string& hardware, const std::str
 // panels about once (a little less: some survive into the next wave).
 TEST(L2System, GroupedOrderHitsMoreAndReadsLessHbmThanRowMajor) {
   const std::vector<nlohmann::json> reports =
-      run_each(test::config_path(kL2), test::config_path(kT128), {{}, {kGrouped}});
+      run_each(test::config_path(kL2), test::config_path(kT128), {{}, {"--set", kGrouped}});
   ASSERT_FALSE(reports[0].empty() || reports[1].empty());
   const auto& row_major = reports[0];
   const auto& grouped = reports[1];
@@ -270,22 +271,25 @@ TEST(L2System, ASlowL2PortIsTheBindingLevel) {
   EXPECT_LE(r.time.seconds(), l2.time_s * 1.02);
 }
 
+const std::vector<std::string> kTwoPartitions{"--set", "hardware.l2.partitions=2", "--set",
+                                              "hardware.l2.far_hit_latency=350ns"};
+const char* const kChase = R"(workload:
+  kind: memory_trace
+  pattern: {order: random, accesses: 400000, span: 4MiB, operation: load}
+  access_bytes: 64B
+)";
+
 // A pointer chase over 4 MiB (in the L2 after its first touch) from two cores, one 64 B load at
 // a time: with the L2 in two partitions, each core near one, half the loads find their line in
 // the far one. Each hit then waits 350 ns instead of 150; a miss waits for HBM (about 500 ns)
 // either way. So the mean latency grows by 200 ns x the share of loads that hit far.
 TEST(L2System, FarPartitionHitsRaiseTheMeanLatencyByTheirShareOfTheDifference) {
   test::ScratchFiles files;
-  const std::string chase = files.write("chase", R"(workload:
-  kind: memory_trace
-  pattern: {order: random, accesses: 400000, span: 4MiB, operation: load}
-  access_bytes: 64B
-)");
+  const std::string chase = files.write("chase", kChase);
   const std::vector<std::string> one_load_at_a_time{
-      "hardware.cores.count=2", "hardware.hbm.max_bytes_in_flight_per_core=64B"};
+      "--set", "hardware.cores.count=2", "--set", "hardware.hbm.max_bytes_in_flight_per_core=64B"};
   std::vector<std::string> partitioned = one_load_at_a_time;
-  partitioned.insert(partitioned.end(),
-                     {"hardware.l2.partitions=2", "hardware.l2.far_hit_latency=350ns"});
+  partitioned.insert(partitioned.end(), kTwoPartitions.begin(), kTwoPartitions.end());
   const std::vector<nlohmann::json> reports =
       run_each(test::config_path(kL2), chase, {one_load_at_a_time, partitioned});
   ASSERT_FALSE(reports[0].empty() || reports[1].empty());
@@ -306,6 +310,30 @@ TEST(L2System, FarPartitionHitsRaiseTheMeanLatencyByTheirShareOfTheDifference) {
   EXPECT_NEAR(mean(reports[1]) - mean(reports[0]), 200e-9 * far_share * hit_share, 3e-9);
   EXPECT_EQ(reports[1]["hardware"]["l2"]["partitions"], 2);
   EXPECT_DOUBLE_EQ(reports[1]["hardware"]["l2"]["far_hit_latency_s"].get<double>(), 350e-9);
+}
+
+// The same chase from one core with its 4 MiB in the L2 from the start (--l2-resident data):
+// every load hits, half of them far, so the mean latency is the port's 16 ps and the near
+// latency, plus half the 200 ns between near and far, to within the far share's spread.
+TEST(L2System, AWarmChaseMeasuresTheHitLatencies) {
+  test::ScratchFiles files;
+  const std::string chase = files.write("chase", kChase);
+  std::vector<std::string> warm{"--l2-resident", "data",
+                                "--set",         "hardware.cores.count=1",
+                                "--set",         "hardware.hbm.max_bytes_in_flight_per_core=64B"};
+  warm.insert(warm.end(), kTwoPartitions.begin(), kTwoPartitions.end());
+  const std::vector<nlohmann::json> reports = run_each(test::config_path(kL2), chase, {warm});
+  ASSERT_FALSE(reports[0].empty());
+  const auto& l2 = reports[0]["components"]["l2"];
+  EXPECT_EQ(l2["miss_lines"], 0);
+  EXPECT_EQ(l2["hit_lines"], 400000);
+  EXPECT_EQ(reports[0]["simulated"]["hbm_bytes"], 0);
+  const double far_share = l2["far_requests"].get<double>() / 400000;
+  EXPECT_NEAR(far_share, 0.5, 0.01);
+  const nlohmann::json& latency = reports[0]["simulated"]["trace"]["latency_s"];
+  EXPECT_NEAR(latency["mean"].get<double>(), 16e-12 + 150e-9 + far_share * 200e-9, 1e-12);
+  EXPECT_NEAR(latency["min"].get<double>(), 16e-12 + 150e-9, 1e-12);
+  EXPECT_NEAR(latency["max"].get<double>(), 16e-12 + 350e-9, 1e-12);
 }
 
 }  // namespace
