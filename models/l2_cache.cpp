@@ -457,6 +457,27 @@ void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint
 
 void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
   if (bytes == 0) return;
+  // A set keeps the last `associativity` lines placed in it. For a range longer than the cache,
+  // walk back from its end until every set has that many: what comes before is pushed out by
+  // them whatever it is, so placing the range from there leaves what placing it all would (a
+  // trace's 16 GiB in a 50 MiB L2 in a fraction of the time).
+  const std::uint64_t first_line = address >> line_shift_;
+  const std::uint64_t last_line = (address + bytes - 1) >> line_shift_;
+  if (last_line - first_line >= params_.lines()) {
+    std::vector<std::uint32_t> placed(params_.sets(), 0);
+    std::uint64_t full_sets = 0;
+    std::uint64_t line = last_line + 1;
+    while (line > first_line && full_sets < params_.sets()) {
+      --line;
+      std::uint32_t& count = placed[set_of_(line)];
+      if (count < params_.associativity && ++count == params_.associativity) ++full_sets;
+    }
+    if (line > first_line) {
+      const std::uint64_t start = line << line_shift_;
+      bytes -= start - address;
+      address = start;
+    }
+  }
   for_each_line(
       address, bytes,
       [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered) {

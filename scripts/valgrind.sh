@@ -46,8 +46,9 @@ check 0 streams analyze configs/hardware/h100-sxm5-80gb.yaml \
   configs/workloads/models/decode-qkv-streams.yaml --report "$out/s.html" --json "$out/s.json"
 check 2 graph-too-large analyze configs/hardware/h100-sxm5-80gb.yaml \
   configs/workloads/models/llama-2-70b-decode.yaml
-# An L2 in two partitions, warmed with the trace's bytes, and the run's busy profile.
-printf 'workload:\n  kind: memory_trace\n  pattern: {order: random, accesses: 2000, span: 1MiB, operation: load}\n' \
+# An L2 in two partitions, warmed with the trace's bytes (more than it holds), and the run's busy
+# profile.
+printf 'workload:\n  kind: memory_trace\n  pattern: {order: random, accesses: 2000, span: 64MiB, operation: load}\n' \
   >"$out/chase.yaml"
 check 0 l2-partitions-warm-chase run configs/hardware/seed-l2.yaml "$out/chase.yaml" \
   --l2-resident data --set hardware.l2.partitions=2 --set hardware.l2.far_hit_latency=300ns \

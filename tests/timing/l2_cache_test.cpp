@@ -507,5 +507,40 @@ TEST(L2CacheTiming, OnePartitionIsNeverFar) {
   EXPECT_EQ(l2.stats().far_requests, 0u);
 }
 
+// A range longer than the cache is placed from where every set still gets its ways' worth of
+// lines: the same lines stay, in the same order, as when every line is placed one by one.
+TEST(L2CacheTiming, PreloadingARangeLongerThanTheCacheLeavesWhatPlacingEveryLineWould) {
+  for (const L2SetIndex index : {L2SetIndex::modulo, L2SetIndex::xor_folded}) {
+    SCOPED_TRACE(index == L2SetIndex::modulo ? "modulo" : "xor");
+    RecordingMemory memory;
+    const L2CacheParams p = cache(20, 4, L2WritePolicy::write_back, index);  // 80 lines
+    L2CacheTiming whole(p, memory), by_line(p, memory);
+    // Lines there before, one of them dirty.
+    for (L2CacheTiming* l2 : {&whole, &by_line}) {
+      l2->access(at(0), contiguous(1'000'000, 40 * kLine), false);
+      l2->access(at(100'000), contiguous(1'000'000, 64), true);
+    }
+    const std::uint64_t start = 4096 + 37, end = start + 50 * 80 * kLine + 11;
+    whole.preload(start, end - start);
+    for (std::uint64_t from = start; from < end;) {
+      const std::uint64_t to = std::min(end, (from / kLine + 1) * kLine);
+      by_line.preload(from, to - from);
+      from = to;
+    }
+    const auto same = [&](const char* when) {
+      for (std::uint64_t a = 0; a < end + kLine; a += kLine)
+        ASSERT_EQ(whole.contains(a), by_line.contains(a)) << when << " " << a;
+      for (std::uint64_t a = 1'000'000; a < 1'000'000 + 40 * kLine; a += kLine) {
+        ASSERT_EQ(whole.contains(a), by_line.contains(a)) << when << " " << a;
+        ASSERT_EQ(whole.is_dirty(a), by_line.is_dirty(a)) << when << " " << a;
+      }
+    };
+    same("after the preload");
+    // The order within each set is the same too: the same later lines push out the same ones.
+    for (L2CacheTiming* l2 : {&whole, &by_line}) l2->preload(0, 2 * 20 * kLine);
+    same("after more lines");
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline
