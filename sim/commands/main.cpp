@@ -298,8 +298,7 @@ int run_command(const RunOptions& options, char** argv) {
   }
   write_report_files(options, report, busy ? &*busy : nullptr);
   if (!options.busy_profile_path.empty()) {
-    const BusyProfile profile =
-        busy_profile(*busy, result.time, BusyTimeline::kBuckets, config.hardware.l2.has_value());
+    const BusyProfile profile = busy_profile(*busy, result.time, config.hardware.l2.has_value());
     write_file_atomically(options.busy_profile_path, busy_profile_json(profile).dump() + "\n");
   }
   if (!options.quiet) std::cout << report_text(config, &result);

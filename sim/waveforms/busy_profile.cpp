@@ -5,39 +5,32 @@
 
 namespace ridgeline {
 
-BusyProfile busy_profile(const BusyTimeline& busy, Time run_time, std::size_t most_buckets,
-                         bool has_l2) {
+BusyProfile busy_profile(const BusyTimeline& busy, Time run_time, bool has_l2) {
   BusyProfile p;
   p.run_s = run_time.seconds();
-  const std::size_t fine = std::max<std::size_t>(1, busy.buckets_until(run_time));
-  const std::size_t group = (fine + most_buckets - 1) / std::max<std::size_t>(1, most_buckets);
-  const std::uint64_t width_ps = busy.bucket_width().ps() * group;
+  const std::uint64_t width_ps = busy.bucket_width().ps();
   p.bucket_s = static_cast<double>(width_ps) * 1e-12;
   const std::uint32_t cores = busy.requesters();
-  for (std::size_t first = 0; first < fine; first += group) {
-    const std::size_t last = std::min(fine, first + group);
-    // The time the merged bucket spans within the run (the last one ends with it).
-    const std::uint64_t start_ps = first * busy.bucket_width().ps();
+  const std::size_t buckets = std::max<std::size_t>(1, busy.buckets_until(run_time));
+  for (std::size_t b = 0; b < buckets; ++b) {
+    // The time the bucket spans within the run (the last one ends with it).
+    const std::uint64_t start_ps = b * width_ps;
     const std::uint64_t end_ps = std::min(run_time.ps(), start_ps + width_ps);
     const auto span_ps = static_cast<double>(end_ps > start_ps ? end_ps - start_ps : 1);
     double rows[BusyTimeline::kRows] = {0, 0, 0};
-    double port = 0, hbm = 0;
-    for (std::size_t b = first; b < last; ++b) {
-      for (std::uint32_t core = 0; core < cores; ++core) {
-        for (std::size_t row = 0; row < BusyTimeline::kRows; ++row) {
-          rows[row] +=
-              static_cast<double>(busy.busy(core, static_cast<BusyTimeline::Row>(row), b).ps());
-        }
+    for (std::uint32_t core = 0; core < cores; ++core) {
+      for (std::size_t row = 0; row < BusyTimeline::kRows; ++row) {
+        rows[row] +=
+            static_cast<double>(busy.busy(core, static_cast<BusyTimeline::Row>(row), b).ps());
       }
-      port += static_cast<double>(busy.level_port_busy(b).ps());
-      hbm += static_cast<double>(busy.hbm_busy(b).ps());
     }
     const auto fraction = [&](double busy_ps, double units) { return busy_ps / (span_ps * units); };
+    const auto ps = [](Time t) { return static_cast<double>(t.ps()); };
     p.loads.push_back(fraction(rows[BusyTimeline::loads], cores));
     p.compute.push_back(fraction(rows[BusyTimeline::compute], cores));
     p.stores.push_back(fraction(rows[BusyTimeline::stores], cores));
-    if (has_l2) p.l2_port.push_back(fraction(port, 1));
-    p.hbm.push_back(fraction(hbm, busy.hbm_units()));
+    if (has_l2) p.l2_port.push_back(fraction(ps(busy.level_port_busy(b)), 1));
+    p.hbm.push_back(fraction(ps(busy.hbm_busy(b)), busy.hbm_units()));
   }
   return p;
 }

@@ -26,10 +26,9 @@ struct BusyProfile {
   std::vector<double> hbm;      ///< the HBM's channels transferring
 };
 
-/// The profile of a run of `run_time` that `busy` watched, in at most `most_buckets` buckets
-/// (whole numbers of the timeline's own, merged). `has_l2`: the machine has an L2.
-BusyProfile busy_profile(const BusyTimeline& busy, Time run_time, std::size_t most_buckets,
-                         bool has_l2);
+/// The profile of a run of `run_time` that `busy` watched, a bucket for each of its own (at
+/// most BusyTimeline::kBuckets; coarsened() merges them). `has_l2`: the machine has an L2.
+BusyProfile busy_profile(const BusyTimeline& busy, Time run_time, bool has_l2);
 
 /// `profile` in at most `most_buckets` buckets: runs of its own merged, each the mean of its
 /// buckets weighted by the time they span.
