@@ -8,7 +8,7 @@ writes configs/validation/measured-<preset>-<date>.yaml (or FILE, or that name i
 FILE): one case a measurement that a
 bundled workload expresses, on the bundled preset of the GPU, in the form of
 configs/validation/published-a100-h100.yaml (docs/CONFIG.md, "Validation files"). Measurements
-without a workload (copy, L1 and L2 latency, the FMA loop) are listed in its header.
+without a workload (copy, L1 latency, the FMA loop) are listed in its header.
 """
 import argparse
 import json
@@ -51,6 +51,13 @@ MEMORY_CASES = {
     "latency_hbm": ("memory/random-trace.yaml",
                     {"hardware.cores.count": 1, "hardware.hbm.max_bytes_in_flight_per_core": "64B"},
                     "latency"),
+    # probes.cu's L2 chase walks 8 MiB at random, warm: the case's trace starts with its lines in
+    # the L2 (L2_RESIDENT).
+    "latency_l2": ("memory/sequential-loads.yaml",
+                   {"hardware.cores.count": 1, "hardware.hbm.max_bytes_in_flight_per_core": "64B",
+                    "workload.pattern.order": "random", "workload.pattern.span": "8MiB",
+                    "workload.pattern.accesses": 20000},
+                   "latency"),
     # A stream's power is its HBM's and the chip's static power: torch.sum's kernel is expressed
     # as gpu-stream's read kernel, as in configs/validation/published-power.yaml.
     "power_read_fp32_1GiB": ("stream/read.yaml",
@@ -59,6 +66,8 @@ MEMORY_CASES = {
                               "hardware.cores.max_resident_blocks": 8},
                              "power"),
 }
+# probe -> the input tensors its case finds in the L2 when the run starts (the case's l2_resident)
+L2_RESIDENT = {"latency_l2": ["data"]}
 UNIT_SUFFIX = {"GB/s": "GB/s", "TFLOP/s": "TFLOP/s", "ns": "ns", "W": "W"}
 
 
@@ -133,6 +142,8 @@ def main():
                 f"      workload: ../workloads/{workload}"]
         if overrides:
             case.append(f"      set: {flow_map(overrides)}")
+        if probe in L2_RESIDENT:
+            case.append(f"      l2_resident: [{', '.join(L2_RESIDENT[probe])}]")
         case += [f"      figure: {figure}",
                  f"      measured: {r['value']:.1f}{UNIT_SUFFIX[r['unit']]}",
                  f"      source: \"bench/gpu on this {args.gpu}, {args.date}, driver "

@@ -1,7 +1,6 @@
 #include "sim/commands/power_limit_runs.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -72,12 +71,8 @@ PowerLimitTrialRun run_at(const RunConfig& config, std::uint64_t hz, const std::
   std::vector<std::string> overrides = config.overrides;
   overrides.push_back(fmt::format("hardware.clock={}Hz", hz));
   overrides.push_back("hardware.power_limit=null");
-  std::vector<std::string> arguments =
-      run_arguments(config.hardware_path, config.workload_path, overrides, json);
-  if (!config.l2_resident.empty()) {
-    arguments.push_back("--l2-resident");
-    arguments.push_back(fmt::format("{}", fmt::join(config.l2_resident, ",")));
-  }
+  const std::vector<std::string> arguments = run_arguments(
+      config.hardware_path, config.workload_path, overrides, json, config.l2_resident);
   const ChildResult result = run_children(self_executable(), {arguments}, 1)[0];
   if (!result.ok()) {
     throw InternalError(

@@ -34,16 +34,22 @@ void check_validation_case(const ValidationCase& c) {
   std::optional<RunConfig> config;
   try {
     config = load_config(c.hardware_path, c.workload_path, c.overrides);
+    set_l2_resident(*config, c.l2_resident);
     check_simulated_time_fits(*config);
   } catch (const ConfigError& error) {
     SourceLocation where = error.where();
     for (std::size_t i = 0; i < c.overrides.size(); ++i) {
       if (where.source == "--set " + c.overrides[i]) where = c.override_locations[i];
     }
-    throw ConfigError(where, error.key_path(), error.value(),
-                      fmt::format("in case '{}' ({}): {}", c.name, c.where.to_string(),
-                                  error.rule()),
-                      error.fix());
+    std::string key_path = error.key_path();
+    if (where.source == "--l2-resident") {
+      where = c.l2_resident_where;
+      key_path = c.key_path + ".l2_resident";
+    }
+    throw ConfigError(
+        where, key_path, error.value(),
+        fmt::format("in case '{}' ({}): {}", c.name, c.where.to_string(), error.rule()),
+        error.fix());
   }
   if (c.figure == ValidationFigure::latency &&
       !std::holds_alternative<MemoryTraceSpec>(config->workload)) {
@@ -174,8 +180,8 @@ std::vector<Outcome> simulate_cases(const std::vector<ValidationCase>& cases, un
   std::vector<std::string> outputs;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     outputs.push_back(fmt::format("{}/{}.json", directory, i));
-    runs.push_back(run_arguments(cases[i].hardware_path, cases[i].workload_path,
-                                 cases[i].overrides, outputs.back()));
+    runs.push_back(run_arguments(cases[i].hardware_path, cases[i].workload_path, cases[i].overrides,
+                                 outputs.back(), cases[i].l2_resident));
   }
   const std::vector<ChildResult> results = run_children(self_executable(), runs, jobs);
   std::vector<Outcome> outcomes;

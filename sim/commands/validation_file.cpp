@@ -76,6 +76,16 @@ ValidationCase read_case(const ConfigNode& entry, const std::string& path) {
       c.override_locations.push_back(value.location());
     }
   }
+  if (auto resident = entry.optional("l2_resident")) {
+    c.l2_resident_where = resident->location();
+    if (!resident->yaml().IsSequence() || resident->yaml().size() == 0) {
+      resident->fail("expected a list of one or more of the workload's input tensors",
+                     "e.g. 'l2_resident: [data]' for a memory trace");
+    }
+    for (const ConfigNode& tensor : resident->items("tensors")) {
+      c.l2_resident.push_back(nonempty_text(tensor));
+    }
+  }
   const ConfigNode figure = entry.required("figure");
   c.figure_where = figure.location();
   std::vector<std::string_view> names;

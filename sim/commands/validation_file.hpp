@@ -32,6 +32,10 @@ struct ValidationCase {
   std::string workload_path;  ///< likewise
   std::vector<std::string> overrides;  ///< the case's `set:`, as --set's "key=value", in order
   std::vector<SourceLocation> override_locations;  ///< where each was written
+  /// The case's `l2_resident:`, as run's --l2-resident: input tensors in the L2 when the run
+  /// starts (a chase of a warm L2 measures its hit latency)
+  std::vector<std::string> l2_resident;
+  SourceLocation l2_resident_where;  ///< where it was written
   ValidationFigure figure = ValidationFigure::bandwidth;
   double measured = 0;  ///< in the figure's unit (B/s, FLOP/s, s or W)
   std::string source;   ///< the publication, as the file names it

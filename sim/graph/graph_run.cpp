@@ -1,7 +1,6 @@
 #include "sim/graph/graph_run.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <filesystem>
 
@@ -64,11 +63,8 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
     write_file_atomically(workload, run.document);
     reports.push_back(fmt::format("{}/kernel-{}.json", scratch, i));
     std::vector<std::string> args =
-        run_arguments(config.hardware_path, workload, run.config.overrides, reports.back());
-    if (!run.config.l2_resident.empty()) {
-      args.push_back("--l2-resident");
-      args.push_back(fmt::format("{}", fmt::join(run.config.l2_resident, ",")));
-    }
+        run_arguments(config.hardware_path, workload, run.config.overrides, reports.back(),
+                      run.config.l2_resident);
     if (busy_profiles) {
       args.push_back("--busy-profile");
       args.push_back(busy_path(scratch, i));

@@ -1,6 +1,8 @@
 #include "sim/util/child_process.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,11 +57,16 @@ std::string make_temporary_directory(const std::string& prefix) {
 
 std::vector<std::string> run_arguments(const std::string& hardware, const std::string& workload,
                                        const std::vector<std::string>& overrides,
-                                       const std::string& json) {
+                                       const std::string& json,
+                                       const std::vector<std::string>& l2_resident) {
   std::vector<std::string> arguments{"run", hardware, workload, "--quiet", "--json", json};
   for (const std::string& assignment : overrides) {
     arguments.push_back("--set");
     arguments.push_back(assignment);
+  }
+  if (!l2_resident.empty()) {
+    arguments.push_back("--l2-resident");
+    arguments.push_back(fmt::format("{}", fmt::join(l2_resident, ",")));
   }
   return arguments;
 }

@@ -49,6 +49,31 @@ TEST(ValidationFile, ReadsEachFigureInItsUnitAndTheOverridesInOrder) {
   EXPECT_EQ(unit_of(ValidationFigure::flop_rate), "FLOP/s");
 }
 
+TEST(ValidationFile, ReadsTheTensorsACaseFindsInTheL2AndChecksThemAgainstTheWorkload) {
+  const std::string machine = test::config_path("hardware/seed-l2.yaml");
+  const std::string trace = test::config_path("workloads/memory/sequential-loads.yaml");
+  const std::string text =
+      "validation:\n  cases:\n    - {name: warm, gpu: g, hardware: " + machine +
+      ", workload: " + trace +
+      ", l2_resident: [data], figure: latency, measured: 150ns, source: s}\n"
+      "    - {name: wrong, gpu: g, hardware: " +
+      machine + ", workload: " + trace +
+      ", l2_resident: [A], figure: latency, measured: 150ns, source: s}\n";
+  const std::vector<ValidationCase> cases =
+      load_validation_file(write_file("validation_l2_resident.yaml", text));
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].l2_resident, std::vector<std::string>{"data"});
+  EXPECT_NO_THROW(check_validation_case(cases[0]));
+  try {
+    check_validation_case(cases[1]);
+    ADD_FAILURE() << "a tensor the trace does not read is refused";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(error.key_path(), "validation.cases[1].l2_resident");
+    EXPECT_EQ(error.where().line, 4);
+    EXPECT_NE(error.rule().find("is not an input tensor"), std::string::npos) << error.rule();
+  }
+}
+
 TEST(ValidationFile, EveryBundledCaseLoadsAndIsChecked) {
   std::size_t files = 0;
   std::set<std::string> names, machines;
