@@ -138,8 +138,10 @@ std::string_view name_of(L2WritePolicy policy) {
   return policy == L2WritePolicy::write_back ? "write_back" : "write_through";
 }
 
-L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::string name)
+L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::uint32_t cores,
+                             std::string name)
     : params_(params),
+      cores_(cores),
       name_(std::move(name)),
       below_(below),
       port_rate_(params.bandwidth, 1),
@@ -185,7 +187,7 @@ bool L2CacheTiming::is_dirty(std::uint64_t address) const {
 
 bool L2CacheTiming::reaches_far_partition(const Region& shape, std::uint32_t core) const {
   if (params_.partitions == 1 || shape.bytes() == 0) return false;
-  const std::uint32_t own = params_.partition_of_core(core);
+  const std::uint32_t own = params_.partition_of_core(core, cores_);
   // With two partitions the first line or two settle it; a region all near is walked whole.
   for (std::uint64_t row = 0; row < shape.rows; ++row) {
     const std::uint64_t address = shape.base + row * shape.pitch_bytes;

@@ -73,7 +73,6 @@ struct L2CacheParams {
                                      ///< the cores
   Time far_hit_latency;              ///< the same from a partition not the core's own; with one
                                      ///< partition, hit_latency
-  std::uint32_t cores = 1;           ///< the cores, in `partitions` consecutive equal shares
   L2WritePolicy write_policy = L2WritePolicy::write_back;
   L2SetIndex set_index = L2SetIndex::xor_folded;
 
@@ -86,8 +85,9 @@ struct L2CacheParams {
     const std::uint64_t hashed = (line * 0x9E3779B97F4A7C15ULL) >> 32;
     return static_cast<std::uint32_t>((hashed * partitions) >> 32);
   }
-  /// The partition core `core` (0 to cores - 1) is near.
-  std::uint32_t partition_of_core(std::uint32_t core) const {
+  /// The partition core `core` (0 to cores - 1) of `cores` is near: the cores in `partitions`
+  /// consecutive equal shares.
+  std::uint32_t partition_of_core(std::uint32_t core, std::uint32_t cores) const {
     const std::uint32_t count = std::max(cores, 1u);
     return static_cast<std::uint32_t>(std::uint64_t{std::min(core, count - 1)} * partitions /
                                       count);
@@ -314,7 +314,10 @@ inline constexpr const char* kL2Name = "l2";
 /// The timing core, plain C++: usable without the SystemC kernel. A shared memory level.
 class L2CacheTiming final : public MemoryLevel {
  public:
-  L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::string name = kL2Name);
+  /// `cores`: the cores of the machine, whose consecutive equal shares are each near one
+  /// partition (L2CacheParams::partition_of_core).
+  L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, std::uint32_t cores = 1,
+                std::string name = kL2Name);
 
   /// Serves a request of core `core` arriving at `now` (in time order); returns when it is done.
   Time access(Time now, const Region& region, bool is_write, std::uint32_t core = 0);
@@ -378,6 +381,7 @@ class L2CacheTiming final : public MemoryLevel {
                    std::uint64_t& bytes);
 
   L2CacheParams params_;
+  std::uint32_t cores_;
   std::string name_;
   MemoryBelow& below_;
   TransferRate port_rate_;

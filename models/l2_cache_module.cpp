@@ -6,11 +6,11 @@
 
 namespace ridgeline {
 
-L2Cache::L2Cache(sc_core::sc_module_name name, const L2CacheParams& params)
+L2Cache::L2Cache(sc_core::sc_module_name name, const L2CacheParams& params, std::uint32_t cores)
     : MemoryLevelModule(name),
       port_socket("port"),
       memory_socket("memory"),
-      timing_(params, *this, basename()) {
+      timing_(params, *this, cores, basename()) {
   port_socket.register_b_transport(this, &L2Cache::b_transport);
   payload_.set_extension(&request_);
   payload_.set_streaming_width(0);

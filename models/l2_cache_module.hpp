@@ -26,7 +26,8 @@ class L2Cache : public MemoryLevelModule, private MemoryBelow {
   tlm_utils::multi_passthrough_target_socket<L2Cache> port_socket;
   tlm_utils::simple_initiator_socket<L2Cache> memory_socket;
 
-  L2Cache(sc_core::sc_module_name name, const L2CacheParams& params);
+  /// `cores`: the machine's, each near one partition of the L2 (L2CacheTiming).
+  L2Cache(sc_core::sc_module_name name, const L2CacheParams& params, std::uint32_t cores);
   ~L2Cache() override;
 
   const L2CacheTiming& timing() const { return timing_; }

@@ -109,7 +109,7 @@ ComputeUnitParams parse_compute(const ConfigNode& compute, StatedFigures& stated
 }
 
 // The optional shared L2 (docs/CONFIG.md, "hardware.l2").
-L2CacheParams parse_l2(const ConfigNode& l2, std::uint32_t cores, StatedFigures& stated) {
+L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
   L2CacheParams params;
   const ConfigNode capacity = l2.required("capacity");
   params.capacity_bytes = capacity.positive_quantity(Dimension::bytes);
@@ -137,7 +137,6 @@ L2CacheParams parse_l2(const ConfigNode& l2, std::uint32_t cores, StatedFigures&
   params.bandwidth.bytes_per_second =
       l2.required("bandwidth").positive_quantity(Dimension::bandwidth);
   params.hit_latency = Time::from_ps(l2.required("hit_latency").quantity(Dimension::time));
-  params.cores = cores;
   params.far_hit_latency = params.hit_latency;
   const std::optional<ConfigNode> partitions = l2.optional("partitions");
   const std::optional<ConfigNode> far = l2.optional("far_hit_latency");
@@ -257,7 +256,7 @@ HardwareParams parse_hardware(const ConfigNode& hardware) {
   }
   stated.interface = hbm.optional("stated_interface");
   hbm.reject_unknown_keys();
-  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, params.cores, stated);
+  if (auto l2 = hardware.optional("l2")) params.l2 = parse_l2(*l2, stated);
   parse_energy(hardware, params);
   hardware.reject_unknown_keys();
   check_stated_figures(hardware, stated, params);

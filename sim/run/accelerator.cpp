@@ -8,7 +8,8 @@ namespace ridgeline {
 
 void Accelerator::chain_levels(const HardwareParams& hardware) {
   // From the cores outwards, in the order HardwareParams::shared_levels() names them.
-  if (hardware.l2) levels.push_back(std::make_unique<L2Cache>(kL2Name, *hardware.l2));
+  if (hardware.l2)
+    levels.push_back(std::make_unique<L2Cache>(kL2Name, *hardware.l2, hardware.cores));
   for (std::size_t i = 0; i < levels.size(); ++i) {
     MemoryTargetSocket& below = i + 1 < levels.size() ? levels[i + 1]->port() : hbm.port;
     levels[i]->memory().bind(below);

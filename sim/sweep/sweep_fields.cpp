@@ -19,13 +19,7 @@ namespace {
   }
 const std::array kHardwareSetters = {
     RIDGELINE_HARDWARE_FIELD("hardware.clock", core_clock),
-    // The L2's partitions split the cores: it keeps their count too.
-    FieldSetter{"hardware.cores.count",
-                [](HardwareParams& to, const HardwareParams& from) {
-                  to.cores = from.cores;
-                  if (to.l2 && from.l2) to.l2->cores = from.l2->cores;
-                },
-                nullptr},
+    RIDGELINE_HARDWARE_FIELD("hardware.cores.count", cores),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.max_resident_blocks", core.max_resident_blocks),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.sram", core.sram),
     RIDGELINE_HARDWARE_FIELD("hardware.cores.sram.capacity", core.sram.capacity_bytes),

@@ -418,9 +418,10 @@ L2CacheParams partitioned(std::uint64_t sets, std::uint32_t ways) {
   L2CacheParams p = cache(sets, ways);
   p.partitions = 2;
   p.far_hit_latency = kFarHitLatency;
-  p.cores = 8;
   return p;
 }
+
+constexpr std::uint32_t kCores = 8;
 
 // The first line numbers at or above `from` that live in partition 0 and in partition 1.
 std::array<std::uint64_t, 2> lines_in_each_partition(const L2CacheParams& p, std::uint64_t from) {
@@ -435,13 +436,12 @@ std::array<std::uint64_t, 2> lines_in_each_partition(const L2CacheParams& p, std
 TEST(L2CacheTiming, CoresAreSplitIntoConsecutiveEqualSharesOfThePartitions) {
   const L2CacheParams p = partitioned(16, 2);
   for (std::uint32_t core = 0; core < 8; ++core)
-    EXPECT_EQ(p.partition_of_core(core), core < 4 ? 0u : 1u) << core;
+    EXPECT_EQ(p.partition_of_core(core, kCores), core < 4 ? 0u : 1u) << core;
   L2CacheParams three = p;
   three.partitions = 3;
-  three.cores = 132;
-  EXPECT_EQ(three.partition_of_core(43), 0u);  // 43 x 3 / 132 = 0.98
-  EXPECT_EQ(three.partition_of_core(44), 1u);
-  EXPECT_EQ(three.partition_of_core(131), 2u);
+  EXPECT_EQ(three.partition_of_core(43, 132), 0u);  // 43 x 3 / 132 = 0.98
+  EXPECT_EQ(three.partition_of_core(44, 132), 1u);
+  EXPECT_EQ(three.partition_of_core(131, 132), 2u);
 }
 
 TEST(L2CacheTiming, LinesSpreadEvenlyOverThePartitionsSequentialOrStrided) {
@@ -459,7 +459,7 @@ TEST(L2CacheTiming, LinesSpreadEvenlyOverThePartitionsSequentialOrStrided) {
 TEST(L2CacheTiming, AHitInTheCoresOwnPartitionTakesTheHitLatencyAndInTheOtherTheFarOne) {
   RecordingMemory memory;
   const L2CacheParams p = partitioned(16, 2);
-  L2CacheTiming l2(p, memory);
+  L2CacheTiming l2(p, memory, kCores);
   const auto [near_line, far_line] = lines_in_each_partition(p, 0);  // for cores 0 to 3
   const Region near_region = contiguous(near_line * kLine, kLine);
   const Region far_region = contiguous(far_line * kLine, kLine);
@@ -481,13 +481,13 @@ TEST(L2CacheTiming, AHitInTheCoresOwnPartitionTakesTheHitLatencyAndInTheOtherThe
 TEST(L2CacheTiming, ARequestWithOneLineInAFarPartitionWaitsForIt) {
   RecordingMemory memory;
   const L2CacheParams p = partitioned(64, 2);
-  L2CacheTiming l2(p, memory);
+  L2CacheTiming l2(p, memory, kCores);
   // Eight consecutive lines, in cache: at least one of them far from core 0 (checked), so the
   // request's data is all there only at the far latency.
   const Region tile = contiguous(0, 8 * kLine);
   bool any_far = false;
   for (std::uint64_t line = 0; line < 8; ++line)
-    any_far = any_far || p.partition_of_line(line) != p.partition_of_core(0);
+    any_far = any_far || p.partition_of_line(line) != p.partition_of_core(0, kCores);
   ASSERT_TRUE(any_far);
   l2.access(at(0), tile, false, 0);
   EXPECT_EQ(l2.access(at(10'000), tile, false, 0).ps(), 10'000u + 1024 + 300);
@@ -498,8 +498,7 @@ TEST(L2CacheTiming, OnePartitionIsNeverFar) {
   RecordingMemory memory;
   L2CacheParams p = cache(16, 2);
   p.far_hit_latency = kFarHitLatency;  // not read with one partition
-  p.cores = 8;
-  L2CacheTiming l2(p, memory);
+  L2CacheTiming l2(p, memory, kCores);
   for (std::uint64_t line = 0; line < 16; ++line)
     l2.access(at(0), contiguous(line * kLine, kLine), false, 7);
   EXPECT_EQ(l2.access(at(100'000), contiguous(0, 16 * kLine), false, 7).ps(),

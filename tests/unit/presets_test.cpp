@@ -169,7 +169,6 @@ TEST(Presets, TheL2IsTwoPartitionsWithTheMeasuredNearAndFarHitLatencies) {
     SCOPED_TRACE(path);
     const HardwareParams hw = preset(path).hardware;
     EXPECT_EQ(hw.l2->partitions, 2u);
-    EXPECT_EQ(hw.l2->cores, hw.cores);
     EXPECT_EQ(hw.l2->hit_latency.ps(), near_ns * 1000u);
     EXPECT_EQ(hw.l2->far_hit_latency.ps(), far_ns * 1000u);
   }
