@@ -634,22 +634,23 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
     if (o.rfind("hardware.", 0) == 0) hardware_overrides.push_back(o);
   }
   GraphReader reader(config, hardware, std::move(hardware_overrides));
-  // A generated graph is read as a document of its own, named after the file it came from.
-  auto read_generated = [&](const YAML::Node& graph, const char* what) {
-    YAML::Node top;
-    top["workload"] = graph;
+  // A generated graph is read as a document of its own (`workload:` the graph), named after the
+  // file it came from.
+  auto read_generated = [&](const YAML::Node& document, const char* what) {
     reader.read(
-        load_document_tree(fmt::format("{} ({})", workload_path, what), top, "workload", {}));
+        load_document_tree(fmt::format("{} ({})", workload_path, what), document, "workload", {}));
   };
   if (config.kind == "transformer") {
     TransformerGraph generated = transformer_graph(workload);
     config.description = generated.description;
     config.fields = generated.fields;
-    read_generated(generated.graph, "the transformer's kernels");
+    read_generated(generated.document, "the transformer's kernels");
   } else if (config.kind == "onnx") {
     OnnxImport imported = import_onnx(workload, skip_unsupported);
     config.skipped = std::move(imported.skipped);
-    read_generated(imported.graph, "the ONNX model's kernels");
+    YAML::Node document;
+    document["workload"] = imported.graph;
+    read_generated(document, "the ONNX model's kernels");
     config.description = fmt::format(
         "ONNX model {}: {} kernels ({} distinct){}", workload.required("path").text(),
         config.kernels.size(), config.runs.size(),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <map>
 
 #include "sim/config/workload_config.hpp"
 
@@ -97,7 +98,10 @@ YAML::Node shape_of(std::initializer_list<std::uint64_t> dims) {
 
 class GraphWriter {
  public:
-  explicit GraphWriter(const TransformerShape& shape) : s_(shape) {
+  // The graph is written inside its document from the start: yaml-cpp moves a node's memory
+  // into the node it is assigned to, so a graph placed in a document afterwards would move its
+  // every node once more.
+  explicit GraphWriter(const TransformerShape& shape) : s_(shape), graph_(document_["workload"]) {
     graph_["kind"] = "graph";
     graph_["inputs"] = YAML::Node(YAML::NodeType::Sequence);
     graph_["kernels"] = YAML::Node(YAML::NodeType::Sequence);
@@ -112,53 +116,78 @@ class GraphWriter {
 
   void input(const std::string& tensor) { graph_["inputs"].push_back(tensor); }
 
-  void kernel(const std::string& name, YAML::Node reads, YAML::Node writes, YAML::Node workload) {
-    YAML::Node kernel;
+  // `workload` is one of distinct()'s nodes: the kernel refers to it, as every kernel of the
+  // same workload does.
+  void kernel(const std::string& name, YAML::Node reads, YAML::Node writes,
+              const YAML::Node& workload) {
+    // The new element is made in the document's memory, and the workload's joins it once: a
+    // kernel of its own would take in the whole document with a workload that did.
+    YAML::Node kernels = graph_["kernels"];
+    YAML::Node kernel = kernels[kernels.size()];
     kernel["name"] = name;
     kernel["reads"] = reads;
     kernel["writes"] = writes;
-    workload["dtype"] = s_.dtype;
     kernel["workload"] = workload;
-    graph_["kernels"].push_back(kernel);
+  }
+
+  // The workload `key` names, written by `make` (with the model's dtype) the first time: the
+  // layers repeat a few workloads, and one node each spares writing them again (the reader
+  // analyses each distinct workload once either way).
+  template <class Make>
+  YAML::Node distinct(const std::string& key, Make&& make) {
+    auto [found, fresh] = workloads_.try_emplace(key);
+    if (fresh) {
+      found->second = make();
+      found->second["dtype"] = s_.dtype;
+    }
+    return found->second;
   }
 
   // C [m, n] = A [m, k] x B [k, n], `batch` of them, tiled as `tile: auto` chooses.
   YAML::Node gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch = 1) {
-    YAML::Node w;
-    w["kind"] = "gemm";
-    w["m"] = m;
-    w["n"] = n;
-    w["k"] = k;
-    if (batch > 1) w["batch"] = batch;
-    w["strategy"] = "tiled";
-    w["tile"] = "auto";
-    return w;
+    return distinct(fmt::format("gemm {} {} {} {}", m, n, k, batch), [&] {
+      YAML::Node w;
+      w["kind"] = "gemm";
+      w["m"] = m;
+      w["n"] = n;
+      w["k"] = k;
+      if (batch > 1) w["batch"] = batch;
+      w["strategy"] = "tiled";
+      w["tile"] = "auto";
+      return w;
+    });
   }
   // Rows of a [table_rows, columns] table picked by `indices` int32 indices.
   YAML::Node gather(std::uint64_t table_rows, std::uint64_t columns, std::uint64_t indices) {
-    YAML::Node w;
-    w["kind"] = "gather";
-    w["table"] = shape_of({table_rows, columns});
-    w["indices"] = indices;
-    return w;
+    return distinct(fmt::format("gather {} {} {}", table_rows, columns, indices), [&] {
+      YAML::Node w;
+      w["kind"] = "gather";
+      w["table"] = shape_of({table_rows, columns});
+      w["indices"] = indices;
+      return w;
+    });
   }
   YAML::Node norm(std::uint64_t rows, std::uint64_t columns) {
-    YAML::Node w;
-    w["kind"] = "row_reduction";
-    w["operation"] = s_.norm;
-    w["shape"] = shape_of({rows, columns});
-    w["passes"] = 1;
-    return w;
+    return distinct(fmt::format("norm {} {}", rows, columns), [&] {
+      YAML::Node w;
+      w["kind"] = "row_reduction";
+      w["operation"] = s_.norm;
+      w["shape"] = shape_of({rows, columns});
+      w["passes"] = 1;
+      return w;
+    });
   }
   YAML::Node elementwise(const std::string& operation, std::uint64_t rows, std::uint64_t columns,
                          int inputs) {
-    YAML::Node w;
-    w["kind"] = "elementwise";
-    w["operation"] = operation;
-    YAML::Node shapes(YAML::NodeType::Sequence);
-    for (int i = 0; i < inputs; ++i) shapes.push_back(shape_of({rows, columns}));
-    w["inputs"] = shapes;
-    return w;
+    return distinct(fmt::format("elementwise {} {} {} {}", operation, rows, columns, inputs), [&] {
+      YAML::Node w;
+      w["kind"] = "elementwise";
+      w["operation"] = operation;
+      YAML::Node shapes(YAML::NodeType::Sequence);
+      for (int i = 0; i < inputs; ++i) shapes.push_back(shape_of({rows, columns}));
+      w["inputs"] = shapes;
+      return w;
+    });
   }
 
   // A norm's reads: the rows, then its weight (and LayerNorm's bias), graph inputs.
@@ -208,16 +237,19 @@ class GraphWriter {
       input(v);
     }
     if (s_.fused_attention) {
-      YAML::Node w;
-      w["kind"] = "attention";
-      w["batch"] = s_.batch;
-      w["heads"] = s_.heads;
-      w["kv_heads"] = s_.kv_heads;
-      w["query_length"] = s_.query_length();
-      w["key_length"] = s_.key_length();
-      w["head_dim"] = d;
-      w["causal"] = s_.prefill ? "true" : "false";
-      kernel(p + "attention", list_of({q, k, v}), list_of({p + "attn"}), w);
+      const YAML::Node attention = distinct("attention", [&] {
+        YAML::Node w;
+        w["kind"] = "attention";
+        w["batch"] = s_.batch;
+        w["heads"] = s_.heads;
+        w["kv_heads"] = s_.kv_heads;
+        w["query_length"] = s_.query_length();
+        w["key_length"] = s_.key_length();
+        w["head_dim"] = d;
+        w["causal"] = s_.prefill ? "true" : "false";
+        return w;
+      });
+      kernel(p + "attention", list_of({q, k, v}), list_of({p + "attn"}), attention);
     } else {
       // The query heads that share a K/V head are stacked along M, so one GEMM of the batch
       // serves them all: batch x kv_heads GEMMs of (group x queries) x keys x head_dim.
@@ -226,11 +258,14 @@ class GraphWriter {
       const std::uint64_t gemms = s_.batch * s_.kv_heads;
       kernel(p + "scores", list_of({q, k}), list_of({p + "scores"}),
              gemm(rows, s_.key_length(), d, gemms));
-      YAML::Node softmax;
-      softmax["kind"] = "row_reduction";
-      softmax["operation"] = "softmax";
-      softmax["shape"] = shape_of({gemms * rows, s_.key_length()});
-      softmax["passes"] = 1;
+      const YAML::Node softmax = distinct("softmax", [&] {
+        YAML::Node w;
+        w["kind"] = "row_reduction";
+        w["operation"] = "softmax";
+        w["shape"] = shape_of({gemms * rows, s_.key_length()});
+        w["passes"] = 1;
+        return w;
+      });
       kernel(p + "softmax", list_of({p + "scores"}), list_of({p + "probs"}), softmax);
       kernel(p + "context", list_of({p + "probs", v}), list_of({p + "attn"}),
              gemm(rows, d, s_.key_length(), gemms));
@@ -293,12 +328,14 @@ class GraphWriter {
     input("lm_head.weight");
     kernel("lm_head", list_of({head_input, "lm_head.weight"}), list_of({"logits"}),
            gemm(s_.head_rows(), s_.vocabulary, s_.hidden));
-    return graph_;
+    return document_;
   }
 
  private:
   const TransformerShape& s_;
+  YAML::Node document_;  // `workload:` the graph
   YAML::Node graph_;
+  std::map<std::string, YAML::Node> workloads_;  // distinct()'s, by key
 };
 
 }  // namespace
@@ -306,7 +343,7 @@ class GraphWriter {
 TransformerGraph transformer_graph(const ConfigNode& workload) {
   const TransformerShape s = read_shape(workload);
   TransformerGraph result;
-  result.graph = GraphWriter(s).write();
+  result.document = GraphWriter(s).write();
   result.description = fmt::format(
       "transformer: {} layers, hidden {}, {} heads ({} K/V), ffn {}{}, vocabulary {}; {} x batch "
       "{}, attention {}, {}",
