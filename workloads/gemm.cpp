@@ -100,21 +100,37 @@ std::string describe(const GemmSpec& s) {
 
 namespace {
 
+// The rules below are checked for every candidate `tile: auto` weighs: each builds its violation
+// out of line, so that what it checks stays a few instructions in the caller.
+[[gnu::cold, gnu::noinline]] Violation larger_than_matrix(const char* key, std::uint64_t whole,
+                                                          const char* matrix_dim) {
+  return Violation{key,
+                   fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
+                   fmt::format("use a tile of at most {}", whole)};
+}
+[[gnu::cold, gnu::noinline]] Violation edge_tiles_untiled(const char* key, std::uint64_t whole,
+                                                          const char* matrix_dim) {
+  return Violation{key,
+                   fmt::format("the tile does not divide the matrix ({} = {}); edge tiles are "
+                               "modelled for strategy: tiled only",
+                               matrix_dim, whole),
+                   "choose a divisor of it, or use strategy: tiled"};
+}
+[[gnu::cold, gnu::noinline]] Violation must_divide(const char* key, const char* outer_name,
+                                                   std::uint64_t outer) {
+  return Violation{key, fmt::format("must divide {} = {}", outer_name, outer), ""};
+}
+[[gnu::cold, gnu::noinline]] Violation must_be_multiple(const char* key, const char* inner_name,
+                                                        std::uint64_t inner) {
+  return Violation{key, fmt::format("must be a multiple of {} = {}", inner_name, inner), ""};
+}
+
 // `tile` is no larger than `whole`, and divides it unless edge tiles are modelled (tiled only).
 std::optional<Violation> check_fits(const char* key, std::uint64_t tile, std::uint64_t whole,
                                     const char* matrix_dim, GemmStrategy strategy) {
-  if (tile > whole) {
-    return Violation{key,
-                     fmt::format("the tile is larger than the matrix ({} = {})", matrix_dim, whole),
-                     fmt::format("use a tile of at most {}", whole)};
-  }
-  if (whole % tile != 0 && strategy != GemmStrategy::tiled) {
-    return Violation{key,
-                     fmt::format("the tile does not divide the matrix ({} = {}); edge tiles are "
-                                 "modelled for strategy: tiled only",
-                                 matrix_dim, whole),
-                     "choose a divisor of it, or use strategy: tiled"};
-  }
+  if (tile > whole) return larger_than_matrix(key, whole, matrix_dim);
+  if (whole % tile != 0 && strategy != GemmStrategy::tiled)
+    return edge_tiles_untiled(key, whole, matrix_dim);
   return std::nullopt;
 }
 
@@ -122,14 +138,14 @@ std::optional<Violation> check_fits(const char* key, std::uint64_t tile, std::ui
 std::optional<Violation> check_nests(const char* key, std::uint64_t value, std::uint64_t outer,
                                      const char* outer_name) {
   if (outer % value == 0) return std::nullopt;
-  return Violation{key, fmt::format("must divide {} = {}", outer_name, outer), ""};
+  return must_divide(key, outer_name, outer);
 }
 
 // ...and holds whole tiles of the one below it: `key`'s `value` is a multiple of `inner`.
 std::optional<Violation> check_holds(const char* key, std::uint64_t value, std::uint64_t inner,
                                      const char* inner_name) {
   if (value % inner == 0) return std::nullopt;
-  return Violation{key, fmt::format("must be a multiple of {} = {}", inner_name, inner), ""};
+  return must_be_multiple(key, inner_name, inner);
 }
 
 // A cluster tiles the grid, and its blocks split the tiles they share into whole rows: A's B_M
