@@ -206,20 +206,28 @@ std::vector<std::string> ConfigNode::keys() const {
 
 void ConfigNode::reject_unknown_keys() const {
   expect_map();
-  std::vector<std::string> known(asked_->begin(), asked_->end());
-  std::set<std::string> seen;
+  // What to suggest for an unknown key: the likely spelling, or the keys this map's reader knows.
+  const auto fix_for = [this](const std::string& key) {
+    const std::vector<std::string> known(asked_->begin(), asked_->end());
+    if (auto suggestion = did_you_mean(key, known)) return "did you mean '" + *suggestion + "'?";
+    return "known keys here: " + join({known.begin(), known.end()});
+  };
+  // Every map of every file is checked, most of them a few keys: the keys seen so far are
+  // compared one by one, and a key's own node (for its location) is made only to report it.
+  std::vector<std::string_view> seen;
   for (const auto& entry : node_) {
     const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
-    const ConfigNode key_node(entry.first, key_path_.empty() ? key : key_path_ + "." + key,
-                              document_);
-    if (!entry.first.IsScalar()) key_node.fail("a key must be a plain name");
-    if (!seen.insert(key).second)
-      key_node.fail(fmt::format("key '{}' is given twice", key), "keep one");
+    const auto key_node = [&] {
+      return ConfigNode(entry.first, key_path_.empty() ? key : key_path_ + "." + key, document_);
+    };
+    if (!entry.first.IsScalar()) key_node().fail("a key must be a plain name");
+    if (std::find(seen.begin(), seen.end(), entry.first.Scalar()) != seen.end())
+      key_node().fail(fmt::format("key '{}' is given twice", key), "keep one");
+    seen.push_back(entry.first.Scalar());
     if (asked_->count(key) != 0) continue;
-    std::string fix = "known keys here: " + join({known.begin(), known.end()});
-    if (auto suggestion = did_you_mean(key, known)) fix = "did you mean '" + *suggestion + "'?";
-    throw ConfigError(key_node.location(), key_node.key_path(), "",
-                      fmt::format("unknown key '{}'", key), fix);
+    const ConfigNode unknown = key_node();
+    throw ConfigError(unknown.location(), unknown.key_path(), "",
+                      fmt::format("unknown key '{}'", key), fix_for(key));
   }
   // A key removed by --set key=null is no longer in the map, so the loop above cannot see it:
   // one this map's reader never asks for is a typo, not an optional key turned off.
@@ -228,11 +236,9 @@ void ConfigNode::reject_unknown_keys() const {
     if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string key = path.substr(prefix.size());
     if (key.find('.') != std::string::npos || asked_->count(key) != 0) continue;
-    std::string fix = "known keys here: " + join({known.begin(), known.end()});
-    if (auto suggestion = did_you_mean(key, known)) fix = "did you mean '" + *suggestion + "'?";
     throw ConfigError(SourceLocation{"--set " + assignment, 0, 0}, path,
                       assignment.substr(assignment.find('=') + 1),
-                      fmt::format("unknown key '{}'", key), fix);
+                      fmt::format("unknown key '{}'", key), fix_for(key));
   }
 }
 
