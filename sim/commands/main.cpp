@@ -244,15 +244,13 @@ int graph_command(const RunOptions& options, bool simulate) {
   return 0;
 }
 
-// The single-kernel configuration, or nothing when the workload is a graph of kernels: the
-// single-kernel reader refuses it at its kind, and the graph's reader takes it instead.
+// The single-kernel configuration, or nothing when the workload is a graph of kernels, which
+// the graph's reader takes instead (told apart before the hardware file is read: a graph's
+// reader reads it again).
 std::optional<RunConfig> load_kernel(const RunOptions& options) {
-  try {
-    return load_and_warn(options);
-  } catch (const ConfigError& error) {
-    if (!refuses_a_graph(error)) throw;
-  }
-  return std::nullopt;
+  if (workload_is_graph(ConfigInput{options.workload, std::nullopt}, options.overrides))
+    return std::nullopt;
+  return load_and_warn(options);
 }
 
 int analyze_command(const RunOptions& options) {

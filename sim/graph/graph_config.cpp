@@ -22,6 +22,16 @@ bool is_graph_kind(std::string_view kind) {
   return kind == "graph" || kind == "transformer" || kind == "onnx";
 }
 
+bool workload_is_graph(const ConfigInput& workload, const std::vector<std::string>& overrides) {
+  try {
+    const std::optional<ConfigNode> kind =
+        load_input(workload, "workload", overrides).optional("kind");
+    return kind && kind->yaml().IsScalar() && is_graph_kind(kind->yaml().Scalar());
+  } catch (const ConfigError&) {
+    return false;
+  }
+}
+
 bool refuses_a_graph(const ConfigError& error) {
   return error.key_path() == "workload.kind" && is_graph_kind(error.value());
 }

@@ -71,6 +71,11 @@ struct GraphConfig {
 /// The kinds whose workload is a graph of kernels rather than one kernel.
 bool is_graph_kind(std::string_view kind);
 
+/// Whether the workload document names a graph kind: read alone, without the hardware file, so
+/// that a command can send a graph to load_graph_config before reading a machine for one kernel.
+/// False for a document that cannot be read (the single-kernel reader then reports why).
+bool workload_is_graph(const ConfigInput& workload, const std::vector<std::string>& overrides);
+
 /// Whether `error` is the single-kernel reader refusing a graph workload at its kind
 /// (parse_workload): the graph's reader (load_graph_config) takes that workload.
 bool refuses_a_graph(const ConfigError& error);
