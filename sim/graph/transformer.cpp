@@ -120,8 +120,9 @@ class GraphWriter {
   // same workload does.
   void kernel(const std::string& name, YAML::Node reads, YAML::Node writes,
               const YAML::Node& workload) {
-    // The new element is made in the document's memory, and the workload's joins it once: a
-    // kernel of its own would take in the whole document with a workload that did.
+    // The new element is made in the document's memory (yaml-cpp appends one for the index one
+    // past a sequence's end), and the workload's joins it once: a kernel of its own would take in
+    // the whole document with a workload that did.
     YAML::Node kernels = graph_["kernels"];
     YAML::Node kernel = kernels[kernels.size()];
     kernel["name"] = name;
