@@ -121,6 +121,23 @@ TEST(GraphStreams, AGraphsStreamsRunAtOnceInItsTotals) {
   EXPECT_NEAR(report["analytical"]["t_ideal_s"].get<double>(), sum, 1e-12 * sum);
 }
 
+// A command sends a graph to the graph's reader by its workload file alone; anything that is
+// not plainly a graph (one kernel, a file that cannot be read) goes to the single-kernel reader.
+TEST(GraphConfig, AWorkloadIsAGraphByItsKindAlone) {
+  const auto is_graph = [](const std::string& workload, std::vector<std::string> overrides = {}) {
+    return workload_is_graph(ConfigInput{test::config_path(workload), std::nullopt}, overrides);
+  };
+  EXPECT_TRUE(is_graph("workloads/models/llama-2-7b-decode.yaml"));
+  EXPECT_TRUE(is_graph("workloads/models/mlp-block.yaml"));
+  EXPECT_TRUE(is_graph("workloads/models/mlp-block-onnx.yaml"));
+  EXPECT_FALSE(is_graph("workloads/vector-add.yaml"));
+  EXPECT_FALSE(is_graph("workloads/vector-add.yaml", {"workload.kind=gemm"}));
+  EXPECT_TRUE(is_graph("workloads/vector-add.yaml", {"workload.kind=transformer"}));
+  EXPECT_FALSE(is_graph("workloads/no-such-file.yaml"));
+  EXPECT_FALSE(
+      workload_is_graph(ConfigInput{"inline.yaml", std::string("workload: [1, 2]\n")}, {}));
+}
+
 TEST(GraphConfig, ReadsTheMlpBlockAndFindsProducersInTheL2) {
   const GraphConfig g = load("hardware/h100-sxm5-80gb.yaml", "workloads/models/mlp-block.yaml");
   ASSERT_EQ(g.kernels.size(), 5u);
