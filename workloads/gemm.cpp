@@ -194,13 +194,6 @@ std::optional<Violation> check_cluster(const GemmSpec& s) {
 
 }  // namespace
 
-GemmGrid grid_of(const GemmSpec& s) {
-  const auto blocks = [](std::uint64_t whole, std::uint64_t tile) {
-    return tile == 0 ? 0 : ceil_div(whole, tile);
-  };
-  return GemmGrid{blocks(s.m, s.tile.m), blocks(s.n, s.tile.n), blocks(s.k, s.tile.k)};
-}
-
 KSlice k_slice(const GemmSpec& s, std::uint64_t split) {
   const std::uint64_t steps = grid_of(s).steps;
   const std::uint64_t splits =
