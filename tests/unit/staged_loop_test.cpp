@@ -11,7 +11,11 @@
 namespace ridgeline {
 namespace {
 
-AddressPattern bytes(std::uint64_t count) { return AddressPattern{Region::contiguous(0, count)}; }
+AddressPattern bytes(std::uint64_t count) {
+  AddressPattern pattern;
+  pattern.region_of_block0 = Region::contiguous(0, count);
+  return pattern;
+}
 
 std::size_t count_kind(const Program& program, OpKind kind, bool local = false) {
   return static_cast<std::size_t>(
@@ -40,6 +44,9 @@ Time path(const Program& program) {
         return {Time::from_ps(20), Time::from_ps(20)};
       case OpKind::barrier:
         return {Time::from_ps(op.cycles.count), Time::from_ps(op.cycles.count)};
+      case OpKind::signal:  // a staged loop has no flags
+      case OpKind::wait:
+        return {};
     }
     return {};
   });
