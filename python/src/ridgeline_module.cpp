@@ -102,14 +102,12 @@ py::object analyze(const std::string& hardware_path, std::optional<std::string> 
                    const std::vector<std::string>& overrides) {
   const ridgeline::ConfigInput hardware{hardware_path, std::move(hardware_text)};
   const ridgeline::ConfigInput workload{workload_path, std::move(workload_text)};
-  try {
-    return to_python(ridgeline::report_json(loader().load(hardware, workload, overrides), nullptr));
-  } catch (const ridgeline::ConfigError& error) {
-    // The single-kernel reader refuses a graph at its kind: the graph reader takes it.
-    if (!ridgeline::refuses_a_graph(error)) throw;
+  // A graph goes to the graph's reader, told apart by its workload alone, as the command does.
+  if (ridgeline::workload_is_graph(workload, overrides)) {
+    return to_python(ridgeline::graph_report_json(
+        ridgeline::load_graph_config(hardware, workload, overrides), nullptr));
   }
-  return to_python(ridgeline::graph_report_json(
-      ridgeline::load_graph_config(hardware, workload, overrides), nullptr));
+  return to_python(ridgeline::report_json(loader().load(hardware, workload, overrides), nullptr));
 }
 
 // An objective as Python gives it: name, maximize, expression.

@@ -32,10 +32,6 @@ bool workload_is_graph(const ConfigInput& workload, const std::vector<std::strin
   }
 }
 
-bool refuses_a_graph(const ConfigError& error) {
-  return error.key_path() == "workload.kind" && is_graph_kind(error.value());
-}
-
 namespace {
 
 // A graph tensor as its first binding gave it, for the later ones to agree with.

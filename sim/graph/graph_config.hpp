@@ -76,10 +76,6 @@ bool is_graph_kind(std::string_view kind);
 /// False for a document that cannot be read (the single-kernel reader then reports why).
 bool workload_is_graph(const ConfigInput& workload, const std::vector<std::string>& overrides);
 
-/// Whether `error` is the single-kernel reader refusing a graph workload at its kind
-/// (parse_workload): the graph's reader (load_graph_config) takes that workload.
-bool refuses_a_graph(const ConfigError& error);
-
 /// Reads both files, applies the overrides, generates the graph where the kind does, checks
 /// every kernel and every tensor, orders the kernels, and refuses a graph whose memory
 /// (GraphMemory) outgrows the HBM's capacity where the DRAM gives one. An ONNX operator that maps
