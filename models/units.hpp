@@ -44,16 +44,25 @@ class Time {
 constexpr Time max(Time a, Time b) { return a < b ? b : a; }
 constexpr Time min(Time a, Time b) { return a < b ? a : b; }
 
-/// ceil(numerator / denominator) without overflow for the products used here; in 64 bits where
-/// both fit (a 128-bit division is a library call, and the tile chooser makes hundreds of
-/// thousands of these).
-constexpr std::uint64_t ceil_div(unsigned __int128 numerator, unsigned __int128 denominator) {
-  if ((numerator >> 63) == 0 && (denominator >> 63) == 0) {
+/// ceil(numerator / denominator) of non-negative integers, without overflow for the products
+/// used here. Operands of 64 bits or fewer are divided in 64 bits, exact for every value; wider
+/// ones too where both fit (a 128-bit division is a library call, and the tile chooser makes
+/// hundreds of thousands of these), else in 128.
+template <class Numerator, class Denominator>
+constexpr std::uint64_t ceil_div(Numerator numerator, Denominator denominator) {
+  if constexpr (sizeof(Numerator) <= sizeof(std::uint64_t) &&
+                sizeof(Denominator) <= sizeof(std::uint64_t)) {
     const auto n = static_cast<std::uint64_t>(numerator);
     const auto d = static_cast<std::uint64_t>(denominator);
     return n / d + (n % d != 0 ? 1 : 0);
+  } else {
+    const auto n = static_cast<unsigned __int128>(numerator);
+    const auto d = static_cast<unsigned __int128>(denominator);
+    if ((n >> 64) == 0 && (d >> 64) == 0) {
+      return ceil_div(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(d));
+    }
+    return static_cast<std::uint64_t>((n + d - 1) / d);
   }
-  return static_cast<std::uint64_t>((numerator + denominator - 1) / denominator);
 }
 
 /// A count of cycles of one clock domain; converts to time only through that domain's Clock.

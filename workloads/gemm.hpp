@@ -197,9 +197,8 @@ struct GemmGrid {
 };
 /// Inline: `tile: auto` asks for the grid of each of its tens of thousands of candidates.
 inline GemmGrid grid_of(const GemmSpec& spec) {
-  // Rounded up without the sum ceil_div forms in 128 bits: exact for every 64-bit value.
   const auto blocks = [](std::uint64_t whole, std::uint64_t tile) -> std::uint64_t {
-    return tile == 0 ? 0 : whole / tile + (whole % tile != 0 ? 1 : 0);
+    return tile == 0 ? 0 : ceil_div(whole, tile);
   };
   return GemmGrid{blocks(spec.m, spec.tile.m), blocks(spec.n, spec.tile.n),
                   blocks(spec.k, spec.tile.k)};
