@@ -82,11 +82,13 @@ BusyProfile read_busy_profile(const Json& json) {
   p.stores = series.at("stores").get<std::vector<double>>();
   if (series.contains("l2_port")) p.l2_port = series.at("l2_port").get<std::vector<double>>();
   p.hbm = series.at("hbm").get<std::vector<double>>();
-  for (const std::vector<double>* part : {&p.loads, &p.compute, &p.stores, &p.l2_port}) {
-    if (part != &p.l2_port || !part->empty()) {
-      if (part->size() != p.hbm.size())
-        throw std::runtime_error("a busy profile's series differ in length");
-    }
+  // Every series a bucket each; the L2 port's only on a machine with an L2.
+  const auto as_long = [&](const std::vector<double>& values) {
+    return values.size() == p.hbm.size();
+  };
+  if (!as_long(p.loads) || !as_long(p.compute) || !as_long(p.stores) ||
+      (!p.l2_port.empty() && !as_long(p.l2_port))) {
+    throw std::runtime_error("a busy profile's series differ in length");
   }
   return p;
 }

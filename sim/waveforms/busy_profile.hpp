@@ -35,7 +35,8 @@ BusyProfile busy_profile(const BusyTimeline& busy, Time run_time, bool has_l2);
 BusyProfile coarsened(const BusyProfile& profile, std::size_t most_buckets);
 
 Json busy_profile_json(const BusyProfile& profile);
-/// The profile busy_profile_json wrote; throws nlohmann's exceptions on another document.
+/// The profile busy_profile_json wrote; throws nlohmann's exceptions on another document, and
+/// std::runtime_error where its series differ in length.
 BusyProfile read_busy_profile(const Json& json);
 
 }  // namespace ridgeline

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
+#include "sim/waveforms/busy_profile.hpp"
+
 namespace ridgeline {
 namespace {
 
@@ -51,6 +55,30 @@ TEST(BusyTimeline, BucketsWidenAsTheRunGrows) {
   for (std::size_t b = 0; b < BusyTimeline::kBuckets; ++b) sum += busy.hbm_busy(b).ps();
   EXPECT_EQ(sum, 3000u);
   EXPECT_EQ(busy.buckets_until(ps(1'000'000)), 125u);
+}
+
+// A run's profile goes from a graph's kernel to the graph as JSON: read back whole, and refused
+// where its series do not have a value for every bucket.
+TEST(BusyProfile, ReadsBackWhatItWroteAndRefusesSeriesOfOtherLengths) {
+  BusyTimeline busy(2, 4);
+  busy.activity(Activity(UnitKind::compute, 1, ps(0), ps(500), ps(2500)));
+  const BusyProfile written = busy_profile(busy, ps(3000), true);
+  ASSERT_EQ(written.hbm.size(), 3u);
+  EXPECT_DOUBLE_EQ(written.compute[1], 0.5);  // one of the two cores, the whole bucket
+  const BusyProfile read = read_busy_profile(busy_profile_json(written));
+  EXPECT_EQ(read.compute, written.compute);
+  EXPECT_EQ(read.l2_port, written.l2_port);
+  EXPECT_EQ(read.bucket_s, written.bucket_s);
+
+  BusyProfile short_loads = written;
+  short_loads.loads.pop_back();
+  EXPECT_THROW(read_busy_profile(busy_profile_json(short_loads)), std::runtime_error);
+  BusyProfile short_port = written;
+  short_port.l2_port.pop_back();
+  EXPECT_THROW(read_busy_profile(busy_profile_json(short_port)), std::runtime_error);
+  BusyProfile without_l2 = written;  // a machine without an L2 has no port series
+  without_l2.l2_port.clear();
+  EXPECT_TRUE(read_busy_profile(busy_profile_json(without_l2)).l2_port.empty());
 }
 
 }  // namespace
