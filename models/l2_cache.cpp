@@ -116,6 +116,29 @@ void CacheSets::touch(std::uint64_t set, std::uint32_t way) {
   }
 }
 
+std::uint32_t CacheSets::spare(std::uint64_t set) const {
+  // From the least recently used up: the first way that is empty (empty ways are at the back) or
+  // holds a copy.
+  const std::uint8_t* lru = order(set);
+  const std::uint8_t* set_flags = header(set) + flags_at_;
+  for (std::uint32_t i = ways_; i-- > 0;) {
+    const std::uint8_t f = set_flags[lru[i]];
+    if ((f & kValid) == 0 || (f & kCopy) != 0) return lru[i];
+  }
+  return kNoWay;
+}
+
+void CacheSets::invalidate(std::uint64_t set, std::uint32_t way) {
+  flags(set, way) = 0;
+  header(set)[sectors_at_ + way] = 0;
+  // Move to back: shift the older ways up by one from `way`'s place.
+  std::uint8_t* order = header(set) + order_at_;
+  std::uint32_t at = 0;
+  while (order[at] != way) ++at;
+  for (; at + 1 < ways_; ++at) order[at] = order[at + 1];
+  order[ways_ - 1] = static_cast<std::uint8_t>(way);
+}
+
 void CacheSets::install(std::uint64_t set, std::uint32_t way, std::uint64_t line,
                         std::uint8_t new_flags, std::uint8_t valid, std::uint8_t dirty) {
   header(set)[way] = fingerprint(line);
@@ -150,6 +173,13 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, st
       sectors_per_line_shift_(line_shift_ - sector_shift_),
       set_of_(params.sets(), params.set_index),
       sets_(params.sets(), params.associativity) {
+  assert(params.partitions > 0 && params.sets() % params.partitions == 0);
+  for (std::uint32_t core = 0; core < std::max(cores, 1u); ++core) {
+    const std::uint32_t partition = params.partition_of_core(core, cores);
+    if (near_partitions_.empty() || near_partitions_.back() != partition) {
+      near_partitions_.push_back(partition);
+    }
+  }
   assert(params.line_bytes > 0 && (params.line_bytes & (params.line_bytes - 1)) == 0);
   assert(params.sets() * params.associativity * params.line_bytes == params.capacity_bytes);
   assert(params.sector_bytes > 0 && (params.sector_bytes & (params.sector_bytes - 1)) == 0);
@@ -185,18 +215,10 @@ bool L2CacheTiming::is_dirty(std::uint64_t address) const {
   return way != CacheSets::kNoWay && ((sets_.dirty_sectors(set, way) >> sector) & 1) != 0;
 }
 
-bool L2CacheTiming::reaches_far_partition(const Region& shape, std::uint32_t core) const {
-  if (params_.partitions == 1 || shape.bytes() == 0) return false;
-  const std::uint32_t own = params_.partition_of_core(core, cores_);
-  // With two partitions the first line or two settle it; a region all near is walked whole.
-  for (std::uint64_t row = 0; row < shape.rows; ++row) {
-    const std::uint64_t address = shape.base + row * shape.pitch_bytes;
-    const std::uint64_t last = (address + shape.row_bytes - 1) >> line_shift_;
-    for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
-      if (params_.partition_of_line(line) != own) return true;
-    }
-  }
-  return false;
+bool L2CacheTiming::has_copy(std::uint64_t address, std::uint32_t partition) const {
+  const std::uint64_t line = address >> line_shift_;
+  return partition != home_partition(address) &&
+         sets_.find(set_for(set_of_(line), partition), line) != CacheSets::kNoWay;
 }
 
 Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::uint32_t core) {
@@ -214,17 +236,25 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::u
   port_free_ = start + transfer;
   stats_.port_busy += transfer;
   stats_.port_queue_delay += start - now;
-  const bool far = reaches_far_partition(region, core);
-  stats_.far_requests += far ? 1 : 0;
-  Time done = port_free_ + (far ? params_.far_hit_latency : params_.hit_latency);
-  if (observing(observer_)) {
-    Activity a(UnitKind::level_port, position_, now, start, port_free_);
-    a.ready = done;
-    a.bytes = bytes;
-    a.write = is_write;
-    observer_->activity(a);
-  }
-  if (bytes == 0) return done;
+  partition_ = params_.partitions == 1 ? 0 : params_.partition_of_core(core, cores_);
+  far_ = false;
+  now_ = now;
+  is_write_ = is_write;
+  // The request is answered once its bytes are through the port and its lines' latency has
+  // passed: near, or far when one of them was reached in another partition.
+  const auto answered = [&] {
+    stats_.far_requests += far_ ? 1 : 0;
+    const Time done = port_free_ + (far_ ? params_.far_hit_latency : params_.hit_latency);
+    if (observing(observer_)) {
+      Activity a(UnitKind::level_port, position_, now, start, port_free_);
+      a.ready = done;
+      a.bytes = bytes;
+      a.write = is_write;
+      observer_->activity(a);
+    }
+    return done;
+  };
+  if (bytes == 0) return answered();
 
   // Rows that follow one another without a gap are one row: fewer, longer runs.
   Region shape = region;
@@ -232,20 +262,20 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::u
     shape.row_bytes *= shape.rows;
     shape.rows = 1;
   }
-  now_ = now;
-  is_write_ = is_write;
 
   if (is_write && params_.write_policy == L2WritePolicy::write_through) {
     // Lines present take the new data (and stay clean); none is allocated; HBM gets the store.
     for (std::uint64_t pass = 0; pass < shape.repeat; ++pass) {
       for_each_row(shape, [&](std::uint64_t address) {
         for_each_line(address, shape.row_bytes,
-                      [&](std::uint64_t line, std::uint64_t set, std::uint64_t /*offset*/,
-                          std::uint64_t covered) { update(line, set, covered); });
+                      [&](std::uint64_t line, std::uint64_t /*offset*/, std::uint64_t covered) {
+                        update(line, covered);
+                      });
       });
     }
     ++stats_.write_through_requests;
     stats_.write_through_bytes += bytes;
+    const Time done = answered();
     return max(done, below_.access(now, region, true));
   }
 
@@ -256,27 +286,38 @@ Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::u
     const L2CacheStats before = stats_;
     for_each_row(shape, [&](std::uint64_t address) {
       for_each_line(address, shape.row_bytes,
-                    [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset,
-                        std::uint64_t covered) { look_up(line, set, offset, covered); });
+                    [&](std::uint64_t line, std::uint64_t offset, std::uint64_t covered) {
+                      look_up(line, offset, covered);
+                    });
       if (row_run_sectors_ > 0) close_row_run();  // a run ends with its row
     });
     issue_pending_run();  // before the next pass, which must see these lines as being filled
-    if (stats_.miss_lines == before.miss_lines && pass + 1 < shape.repeat) {
-      // A pass without a miss changed nothing but recency, and leaves the same order each time:
-      // the passes left would repeat it exactly.
+    if (stats_.miss_lines == before.miss_lines &&
+        stats_.copy_fill_lines == before.copy_fill_lines && pass + 1 < shape.repeat) {
+      // A pass without a miss or a new copy changed nothing but recency, and leaves the same
+      // order each time: the passes left would repeat it exactly.
       const std::uint64_t more = shape.repeat - pass - 1;
       stats_.hit_lines += more * (stats_.hit_lines - before.hit_lines);
       stats_.hit_bytes += more * (stats_.hit_bytes - before.hit_bytes);
       stats_.pending_hit_lines += more * (stats_.pending_hit_lines - before.pending_hit_lines);
       stats_.pending_hit_bytes += more * (stats_.pending_hit_bytes - before.pending_hit_bytes);
+      stats_.copy_hit_lines += more * (stats_.copy_hit_lines - before.copy_hit_lines);
       break;
     }
   }
+  // Copies made of lines whose fills this request issued arrive with them.
+  for (const CopySlot& slot : copy_slots_) {
+    if (sets_.tag(slot.set, slot.way) != slot.line) continue;  // replaced again
+    const std::uint32_t home_way = sets_.find(slot.home_set, slot.line);
+    sets_.ready_ps(slot.set, slot.way) =
+        home_way != CacheSets::kNoWay ? sets_.ready_ps(slot.home_set, home_way) : data_ready_.ps();
+  }
+  copy_slots_.clear();
   // Fills first (a core waits for them), then the write-backs they caused.
   if (!evicted_dirty_.empty()) {
     write_sectors(evicted_dirty_, stats_.writeback_requests, stats_.writeback_bytes);
   }
-  return max(done, data_ready_);
+  return max(answered(), data_ready_);
 }
 
 template <class Visit>
@@ -286,13 +327,11 @@ void L2CacheTiming::for_each_line(std::uint64_t address, std::uint64_t bytes, Vi
   for (std::uint64_t line = address >> line_shift_; line <= last; ++line) {
     const std::uint64_t line_start = line << line_shift_;
     const std::uint64_t first = std::max(address, line_start);
-    visit(line, set_of_(line), first - line_start,
-          std::min(end, line_start + params_.line_bytes) - first);
+    visit(line, first - line_start, std::min(end, line_start + params_.line_bytes) - first);
   }
 }
 
-void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t offset,
-                            std::uint64_t covered) {
+void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint64_t covered) {
   // The sectors the bytes touch, and those they cover whole: a load needs every sector it
   // touches; a store only the ones it covers in part (the rest of their bytes), and makes the
   // whole ones valid itself.
@@ -301,24 +340,57 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
       sector_bits(offset >> sector_shift_, ((end - 1) >> sector_shift_) + 1);
   const std::uint8_t whole =
       sector_bits((offset + params_.sector_bytes - 1) >> sector_shift_, end >> sector_shift_);
-  const std::uint8_t needed = is_write_ ? touched & static_cast<std::uint8_t>(~whole) : touched;
-  const std::uint8_t written = is_write_ ? whole : 0;
-  const std::uint8_t dirtied = is_write_ ? touched : 0;
-  std::uint32_t way = sets_.find(set, line);
+  const LineNeeds needs{is_write_ ? static_cast<std::uint8_t>(touched & ~whole) : touched,
+                        is_write_ ? whole : std::uint8_t{0}, is_write_ ? touched : std::uint8_t{0},
+                        covered};
+  const std::uint64_t home_set = set_of_(line);
+  if (params_.partitions == 1 || params_.partition_of_set(home_set) == partition_) {
+    serve(home_set, sets_.find(home_set, line), line, needs);
+    if (is_write_ && near_partitions_.size() > 1) drop_copies(line, home_set, partition_);
+    return;
+  }
+  // Homed in another partition: a copy here that has every sector a load needs serves it near.
+  const std::uint64_t here = params_.set_in_partition(home_set, partition_);
+  const std::uint32_t copy = sets_.find(here, line);
+  if (!is_write_ && copy != CacheSets::kNoWay &&
+      (needs.needed & ~sets_.valid_sectors(here, copy)) == 0) {
+    ++stats_.copy_hit_lines;
+    serve(here, copy, line, needs);
+    return;
+  }
+  far_ = true;
+  serve(home_set, sets_.find(home_set, line), line, needs);
+  if (!is_write_) {
+    make_copy(here, copy, home_set, line, needs.needed);
+    return;
+  }
+  // A store: the copy here takes the sectors it wrote whole (and stays clean, its home holds
+  // them dirty); any other partition's copy is stale.
+  if (copy != CacheSets::kNoWay) {
+    sets_.touch(here, copy);
+    if (needs.written != 0) sets_.mark_sectors(here, copy, needs.written, 0);
+  }
+  if (near_partitions_.size() > 2) drop_copies(line, home_set, partition_);
+}
+
+void L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t line,
+                          const LineNeeds& needs) {
+  const std::uint8_t needed = needs.needed;
   if (way != CacheSets::kNoWay) {
     sets_.touch(set, way);
     const auto missing = static_cast<std::uint8_t>(needed & ~sets_.valid_sectors(set, way));
     // What is missing is fetched below, on its way from now on. (A load that hits stores
     // nothing: a byte store would make the compiler reload everything it may alias.)
-    if ((written | missing | dirtied) != 0) {
-      sets_.mark_sectors(set, way, static_cast<std::uint8_t>(written | missing), dirtied);
+    if ((needs.written | missing | needs.dirtied) != 0) {
+      sets_.mark_sectors(set, way, static_cast<std::uint8_t>(needs.written | missing),
+                         needs.dirtied);
     }
     std::uint8_t& flags = sets_.flags(set, way);
     const std::uint64_t ready = flags & CacheSets::kFilling ? sets_.ready_ps(set, way) : 0;
     if (missing != 0) {
       ++stats_.miss_lines;
       ++stats_.sector_miss_lines;
-      stats_.miss_bytes += covered;
+      stats_.miss_bytes += needs.covered;
       // Sectors it needs that an earlier request's fill still brings: wait for that one too.
       if ((needed & ~missing) != 0 && ready > now_.ps() && ready != kFilling) {
         data_ready_ = max(data_ready_, Time::from_ps(ready));
@@ -329,20 +401,33 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
     if (needed != 0 && ready > now_.ps()) {
       // On its way: wait for that fill (one of this request's own, or an earlier request's).
       ++stats_.pending_hit_lines;
-      stats_.pending_hit_bytes += covered;
+      stats_.pending_hit_bytes += needs.covered;
       if (ready != kFilling) data_ready_ = max(data_ready_, Time::from_ps(ready));
     } else {
       if (ready <= now_.ps()) flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);  // arrived
       ++stats_.hit_lines;
-      stats_.hit_bytes += covered;
+      stats_.hit_bytes += needs.covered;
     }
     if (row_run_sectors_ > 0) close_row_run();
     return;
   }
   // A miss: replace the least recently used way (an empty one first).
   ++stats_.miss_lines;
-  stats_.miss_bytes += covered;
-  way = sets_.victim(set);
+  stats_.miss_bytes += needs.covered;
+  way = replace(set);
+  sets_.install(set, way, line, CacheSets::kValid,
+                static_cast<std::uint8_t>(needs.written | needed), needs.dirtied);
+  if (needed == 0) {  // a store of whole sectors needs nothing from below
+    if (row_run_sectors_ > 0) close_row_run();
+    return;
+  }
+  fetch_sectors(set, way, line, needed);
+}
+
+std::uint32_t L2CacheTiming::replace(std::uint64_t set) {
+  // A copy's way first: copies give way to home lines.
+  std::uint32_t way = params_.partitions == 1 ? CacheSets::kNoWay : sets_.spare(set);
+  if (way == CacheSets::kNoWay) way = sets_.victim(set);
   if (sets_.flags(set, way) & CacheSets::kValid) {
     ++stats_.evictions;
     // The victim's tag is a host cache miss of its own: read only when there is a write-back.
@@ -353,13 +438,47 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t set, std::uint64_t
       }
     }
   }
-  sets_.install(set, way, line, CacheSets::kValid, static_cast<std::uint8_t>(written | needed),
-                dirtied);
-  if (needed == 0) {  // a store of whole sectors needs nothing from below
-    if (row_run_sectors_ > 0) close_row_run();
-    return;
+  return way;
+}
+
+void L2CacheTiming::make_copy(std::uint64_t set, std::uint32_t way, std::uint64_t home_set,
+                              std::uint64_t line, std::uint8_t needed) {
+  if (way == CacheSets::kNoWay) {
+    way = sets_.spare(set);  // an empty way or a copy's; never a home line's
+    if (way == CacheSets::kNoWay) return;
+    stats_.evictions += sets_.flags(set, way) & CacheSets::kValid ? 1 : 0;
+    sets_.install(set, way, line, CacheSets::kValid | CacheSets::kCopy, needed, 0);
+  } else {
+    sets_.touch(set, way);
+    sets_.mark_sectors(set, way, needed, 0);
   }
-  fetch_sectors(set, way, line, needed);
+  ++stats_.copy_fill_lines;
+  // The copy's data is here when the home's is: now, at a fill in flight's time, or at the time
+  // of one this request has yet to issue (set when it is).
+  const std::uint32_t home_way = sets_.find(home_set, line);
+  const std::uint64_t home_ready =
+      home_way != CacheSets::kNoWay && (sets_.flags(home_set, home_way) & CacheSets::kFilling)
+          ? sets_.ready_ps(home_set, home_way)
+          : 0;
+  std::uint8_t& flags = sets_.flags(set, way);
+  if (home_ready > now_.ps()) {
+    flags |= CacheSets::kFilling;
+    sets_.ready_ps(set, way) = home_ready;  // the home's: the later of its fills in flight
+    if (home_ready == kFilling) copy_slots_.push_back({set, way, home_set, line});
+  } else {
+    flags &= static_cast<std::uint8_t>(~CacheSets::kFilling);
+  }
+}
+
+void L2CacheTiming::drop_copies(std::uint64_t line, std::uint64_t home_set, std::uint32_t keep) {
+  const std::uint32_t home = params_.partition_of_set(home_set);
+  for (const std::uint32_t partition : near_partitions_) {
+    if (partition == keep || partition == home) continue;
+    const std::uint64_t set = params_.set_in_partition(home_set, partition);
+    if (const std::uint32_t way = sets_.find(set, line); way != CacheSets::kNoWay) {
+      sets_.invalidate(set, way);
+    }
+  }
 }
 
 void L2CacheTiming::fetch_sectors(std::uint64_t set, std::uint32_t way, std::uint64_t line,
@@ -388,7 +507,10 @@ void L2CacheTiming::fetch_sectors(std::uint64_t set, std::uint32_t way, std::uin
   }
 }
 
-void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t covered) {
+void L2CacheTiming::update(std::uint64_t line, std::uint64_t covered) {
+  // The store goes to the line's home, updating it if present; the copy of the core's own
+  // partition takes it too, any other's is stale.
+  const std::uint64_t set = set_of_(line);
   const std::uint32_t way = sets_.find(set, line);
   if (way != CacheSets::kNoWay) {
     sets_.touch(set, way);
@@ -398,6 +520,15 @@ void L2CacheTiming::update(std::uint64_t line, std::uint64_t set, std::uint64_t 
     ++stats_.miss_lines;
     stats_.miss_bytes += covered;
   }
+  if (params_.partitions == 1) return;
+  if (params_.partition_of_set(set) != partition_) {
+    far_ = true;
+    const std::uint64_t here = params_.set_in_partition(set, partition_);
+    if (const std::uint32_t copy = sets_.find(here, line); copy != CacheSets::kNoWay) {
+      sets_.touch(here, copy);
+    }
+  }
+  if (near_partitions_.size() > 1) drop_copies(line, set, partition_);
 }
 
 void L2CacheTiming::close_row_run() {
@@ -457,45 +588,77 @@ void L2CacheTiming::write_sectors(std::vector<std::uint64_t>& sectors, std::uint
   sectors.clear();
 }
 
-void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
-  if (bytes == 0) return;
+template <class Sectors>
+void L2CacheTiming::place_lines(std::uint64_t first, std::uint64_t last, std::uint32_t copies_for,
+                                Sectors&& sectors) {
+  // The set a line goes to, or none: a copy of a line homed in `copies_for` itself.
+  const auto set_of_line = [&](std::uint64_t line) {
+    const std::uint64_t home_set = set_of_(line);
+    if (copies_for == kHome) return home_set;
+    return params_.partition_of_set(home_set) == copies_for
+               ? ~std::uint64_t{0}
+               : params_.set_in_partition(home_set, copies_for);
+  };
   // A set keeps the last `associativity` lines placed in it. For a range longer than the cache,
   // walk back from its end until every set has that many: what comes before is pushed out by
   // them whatever it is, so placing the range from there leaves what placing it all would (a
   // trace's 16 GiB in a 50 MiB L2 in a fraction of the time).
-  const std::uint64_t first_line = address >> line_shift_;
-  const std::uint64_t last_line = (address + bytes - 1) >> line_shift_;
-  if (last_line - first_line >= params_.lines()) {
+  if (last - first >= params_.lines()) {
     std::vector<std::uint32_t> placed(params_.sets(), 0);
+    const std::uint64_t sets =
+        copies_for == kHome ? params_.sets() : params_.sets() / params_.partitions;
     std::uint64_t full_sets = 0;
-    std::uint64_t line = last_line + 1;
-    while (line > first_line && full_sets < params_.sets()) {
+    std::uint64_t line = last + 1;
+    while (line > first && full_sets < sets) {
       --line;
-      std::uint32_t& count = placed[set_of_(line)];
+      const std::uint64_t set = set_of_line(line);
+      if (set == ~std::uint64_t{0}) continue;
+      std::uint32_t& count = placed[set];
       if (count < params_.associativity && ++count == params_.associativity) ++full_sets;
     }
-    if (line > first_line) {
-      const std::uint64_t start = line << line_shift_;
-      bytes -= start - address;
-      address = start;
+    first = line;
+  }
+  for (std::uint64_t line = first; line <= last; ++line) {
+    const std::uint64_t set = set_of_line(line);
+    if (set == ~std::uint64_t{0}) continue;
+    const std::uint8_t valid = sectors(line);
+    std::uint32_t way = sets_.find(set, line);
+    if (way != CacheSets::kNoWay) {
+      sets_.touch(set, way);
+      sets_.mark_sectors(set, way, valid, 0);
+      continue;
+    }
+    // As the run places them: home lines take copies' ways first, copies only those.
+    way = params_.partitions == 1 ? CacheSets::kNoWay : sets_.spare(set);
+    if (copies_for == kHome && way == CacheSets::kNoWay) way = sets_.victim(set);
+    if (way == CacheSets::kNoWay) continue;
+    sets_.install(set, way, line,
+                  copies_for == kHome ? CacheSets::kValid : CacheSets::kValid | CacheSets::kCopy,
+                  valid, 0);
+    sets_.ready_ps(set, way) = 0;
+  }
+}
+
+void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
+  if (bytes == 0) return;
+  const std::uint64_t first = address >> line_shift_;
+  const std::uint64_t last = (address + bytes - 1) >> line_shift_;
+  // The sectors the range touches in a line: a kernel's tensor starts and ends on sectors.
+  const auto touched = [&](std::uint64_t line) {
+    const std::uint64_t line_start = line << line_shift_;
+    const std::uint64_t from = std::max(address, line_start) - line_start;
+    const std::uint64_t to =
+        std::min(address + bytes, line_start + params_.line_bytes) - line_start;
+    return sector_bits(from >> sector_shift_, ((to - 1) >> sector_shift_) + 1);
+  };
+  // Copies first, for each partition near a core, of the lines homed elsewhere; then every line
+  // at home, taking the copies' ways where a partition cannot hold both.
+  if (params_.partitions > 1) {
+    for (const std::uint32_t partition : near_partitions_) {
+      place_lines(first, last, partition, touched);
     }
   }
-  for_each_line(
-      address, bytes,
-      [&](std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered) {
-        // The sectors the bytes touch: a kernel's tensor starts and ends on sectors.
-        const std::uint8_t touched =
-            sector_bits(offset >> sector_shift_, ((offset + covered - 1) >> sector_shift_) + 1);
-        std::uint32_t way = sets_.find(set, line);
-        if (way == CacheSets::kNoWay) {
-          way = sets_.victim(set);
-          sets_.install(set, way, line, CacheSets::kValid, touched, 0);
-          sets_.ready_ps(set, way) = 0;
-        } else {
-          sets_.touch(set, way);
-          sets_.mark_sectors(set, way, touched, 0);
-        }
-      });
+  place_lines(first, last, kHome, touched);
 }
 
 void L2CacheTiming::end_of_run() {

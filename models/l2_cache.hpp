@@ -22,12 +22,19 @@
 // counted (end_of_run()) but neither written nor timed, as a GPU's L2 keeps it across kernels.
 //
 // The L2 may be split in partitions (the A100's and H100's two halves), each near a share of the
-// cores: a line lives in one partition, chosen by a hash of its number, and a hit there takes
-// hit_latency from the cores near it and far_hit_latency from the others, which reach it across
-// the chip. A request's data is there when its last line is, so one with a line in another
-// partition than its core's takes the far latency: a single line is far half the time with two
-// partitions, a tile of many lines nearly always. (A miss's path is the HBM's latency, which the
-// memory's own figure gives for the chip as a whole.)
+// cores and each holding an equal share of the sets: a line's home is the partition of its set.
+// Its fills from HBM, its stores and its dirty data are there. A partition also keeps copies of
+// lines homed elsewhere that its own cores read, as NVIDIA describes the A100's ("each L2
+// partition localizes and caches data for memory accesses from SMs in the GPCs directly connected
+// to the partition"), clean, each in the partition's set paired with the line's home set. Copies
+// give way to home lines: a copy takes only an empty way or another copy's, and a fill takes a
+// copy's way before it evicts a home line, so copies use what the partition's own lines leave
+// free. A load whose line is in its core's partition (home or copy) is near and takes
+// hit_latency; one that has to reach the line's home in another partition is far and takes
+// far_hit_latency, and leaves a copy where there is room. A store goes to the home (far when that
+// is another partition), updates its own partition's copy and drops any other's. A request's
+// data is there when its last line is: one far line makes it far. (A miss's path is the HBM's
+// latency, which the memory's own figure gives for the chip as a whole.)
 #pragma once
 
 #include <algorithm>
@@ -79,10 +86,23 @@ struct L2CacheParams {
   std::uint64_t lines() const { return capacity_bytes / line_bytes; }
   std::uint64_t sectors_per_line() const { return line_bytes / sector_bytes; }
   std::uint64_t sets() const { return lines() / associativity; }
-  /// The partition line `line` lives in: a multiplicative hash of its whole number, so that
-  /// sequential lines and lines a power of two apart spread over the partitions alike.
-  std::uint32_t partition_of_line(std::uint64_t line) const {
-    const std::uint64_t hashed = (line * 0x9E3779B97F4A7C15ULL) >> 32;
+  /// The partition set `set` belongs to. The sets go in groups of `partitions` consecutive ones,
+  /// one in each partition, rotated by a hash of the group's number: sequential lines, which the
+  /// set index puts in consecutive sets, alternate between the partitions, and lines a power of
+  /// two apart (which the index spreads over the sets) spread over them alike.
+  std::uint32_t partition_of_set(std::uint64_t set) const {
+    return static_cast<std::uint32_t>((set % partitions + rotation_of_group(set / partitions)) %
+                                      partitions);
+  }
+  /// The set of partition `partition` in the group of `set`: where a copy of a line homed in
+  /// `set` goes.
+  std::uint64_t set_in_partition(std::uint64_t set, std::uint32_t partition) const {
+    const std::uint64_t group = set / partitions;
+    return group * partitions + (partition + partitions - rotation_of_group(group)) % partitions;
+  }
+  /// How far group `group`'s sets are rotated over the partitions: a multiplicative hash.
+  std::uint32_t rotation_of_group(std::uint64_t group) const {
+    const std::uint64_t hashed = (group * 0x9E3779B97F4A7C15ULL) >> 32;
     return static_cast<std::uint32_t>((hashed * partitions) >> 32);
   }
   /// The partition core `core` (0 to cores - 1) of `cores` is near: the cores in `partitions`
@@ -97,12 +117,14 @@ struct L2CacheParams {
 struct L2CacheStats : StatFields<L2CacheStats> {
   std::uint64_t read_requests = 0;           ///< loads from the cores
   std::uint64_t write_requests = 0;          ///< stores from the cores
-  std::uint64_t far_requests = 0;            ///< of both, those with a line in a far partition
+  std::uint64_t far_requests = 0;            ///< of both, those that reached a far partition
   std::uint64_t read_bytes = 0;              ///< bytes the cores read
   std::uint64_t write_bytes = 0;             ///< bytes the cores wrote
   std::uint64_t hit_lines = 0;               ///< line look-ups that found the data there
   std::uint64_t pending_hit_lines = 0;       ///< look-ups that found the line's fill on its way
   std::uint64_t miss_lines = 0;              ///< look-ups that fetched or allocated
+  std::uint64_t copy_hit_lines = 0;          ///< hits on a copy of a line homed elsewhere
+  std::uint64_t copy_fill_lines = 0;         ///< loads that made or filled such a copy
   std::uint64_t sector_miss_lines = 0;       ///< of those, ones that found the line (not sectors)
   std::uint64_t hit_bytes = 0;               ///< requested bytes in lines that hit
   std::uint64_t pending_hit_bytes = 0;       ///< requested bytes that waited for a fill in flight
@@ -130,8 +152,8 @@ struct L2CacheStats : StatFields<L2CacheStats> {
         counter("write_requests", &L2CacheStats::write_requests, "requests", Merge::sum,
                 "stores the cores sent to the L2"),
         counter("far_requests", &L2CacheStats::far_requests, "requests", Merge::sum,
-                "loads and stores with a line in a partition other than their core's: their "
-                "hits take far_hit_latency"),
+                "loads and stores with a line they had to reach in its home partition, not "
+                "their core's: their hits take far_hit_latency"),
         counter("read_bytes", &L2CacheStats::read_bytes, "bytes", Merge::sum,
                 "bytes the cores read through the L2"),
         counter("write_bytes", &L2CacheStats::write_bytes, "bytes", Merge::sum,
@@ -144,6 +166,11 @@ struct L2CacheStats : StatFields<L2CacheStats> {
                 "line look-ups that found no line, or not every sector they needed"),
         counter("sector_miss_lines", &L2CacheStats::sector_miss_lines, "lines", Merge::sum,
                 "misses that found the line but not every sector they needed: those fetched"),
+        counter("copy_hit_lines", &L2CacheStats::copy_hit_lines, "lines", Merge::sum,
+                "hits on a copy, in the core's own partition, of a line homed in another: near"),
+        counter("copy_fill_lines", &L2CacheStats::copy_fill_lines, "lines", Merge::sum,
+                "loads that reached a line's home partition and left a copy of it in their "
+                "core's"),
         counter("hit_bytes", &L2CacheStats::hit_bytes, "bytes", Merge::sum,
                 "requested bytes in lines that hit"),
         counter("pending_hit_bytes", &L2CacheStats::pending_hit_bytes, "bytes", Merge::sum,
@@ -238,6 +265,7 @@ class CacheSets {
   enum Flag : std::uint8_t {
     kValid = 1,    ///< the way holds a line
     kFilling = 2,  ///< data for it was on its way at the last look: read ready_ps()
+    kCopy = 4,     ///< the line is a copy of one homed in another set
   };
 
   CacheSets(std::uint64_t sets, std::uint32_t ways);
@@ -251,6 +279,10 @@ class CacheSets {
   void touch(std::uint64_t set, std::uint32_t way);
   /// The way a new line replaces: an empty one if any, else the least recently used.
   std::uint32_t victim(std::uint64_t set) const { return order(set)[ways_ - 1]; }
+  /// The least recently used way that is empty or holds a copy, or kNoWay.
+  std::uint32_t spare(std::uint64_t set) const;
+  /// Empties `way` and makes it the first to be replaced.
+  void invalidate(std::uint64_t set, std::uint32_t way);
   /// Puts `line` in `way` with `flags` and its sectors' masks, most recently used.
   void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t flags,
                std::uint8_t valid, std::uint8_t dirty);
@@ -323,8 +355,11 @@ class L2CacheTiming final : public MemoryLevel {
   Time access(Time now, const Region& region, bool is_write, std::uint32_t core = 0);
 
   /// Puts the lines of [address, address + bytes) in the cache, clean, before the run starts,
-  /// as a kernel before this one left them (they count in no statistic). Where a set cannot
-  /// hold them all, the last ones placed stay, as least-recently-used replacement keeps them.
+  /// as a kernel before this one left them (they count in no statistic): each in its home
+  /// partition, and a copy in every other partition near one of this run's cores, as reading
+  /// them on these cores would leave. The copies are placed first, so that where a partition
+  /// cannot hold both, its home lines stay; where a set cannot hold them all, the last ones
+  /// placed stay, as least-recently-used replacement keeps them.
   void preload(std::uint64_t address, std::uint64_t bytes);
 
   /// Counts the dirty lines (dirty_at_end_lines, dirty_at_end_bytes) and leaves them dirty.
@@ -347,10 +382,15 @@ class L2CacheTiming final : public MemoryLevel {
     position_ = position;
   }
 
-  /// Whether the line holding `address` is in the cache, and whether the sector holding it is
-  /// dirty (for tests).
+  /// The partition the line holding `address` lives in.
+  std::uint32_t home_partition(std::uint64_t address) const {
+    return params_.partitions == 1 ? 0 : params_.partition_of_set(set_of_(address >> line_shift_));
+  }
+  /// Whether the line holding `address` is in its home partition, and whether the sector
+  /// holding it is dirty there; whether partition `partition` holds a copy of it (for tests).
   bool contains(std::uint64_t address) const;
   bool is_dirty(std::uint64_t address) const;
+  bool has_copy(std::uint64_t address, std::uint32_t partition) const;
 
  private:
   struct Slot {  // a line with sectors in the current request's fills, not yet issued
@@ -359,22 +399,57 @@ class L2CacheTiming final : public MemoryLevel {
     std::uint64_t line;  // line number (address / line size)
   };
 
+  struct CopySlot {  // a copy made while its home line's fill was not yet issued
+    std::uint64_t set;
+    std::uint32_t way;
+    std::uint64_t home_set;
+    std::uint64_t line;
+  };
+  /// What a request wants of one line: the sectors it needs there, writes whole and dirties.
+  struct LineNeeds {
+    std::uint8_t needed;
+    std::uint8_t written;
+    std::uint8_t dirtied;
+    std::uint64_t covered;  // bytes of the request in the line
+  };
+
+  /// The set of partition `partition` in the group of `home_set`: `home_set` itself in its own
+  /// partition, where a copy goes in another.
+  std::uint64_t set_for(std::uint64_t home_set, std::uint32_t partition) const {
+    return params_.partitions == 1 ? home_set : params_.set_in_partition(home_set, partition);
+  }
   /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
   template <class Visit>
   void for_each_row(const Region& shape, Visit&& visit);
-  /// Calls visit(line, its set, first byte covered within it, bytes covered) for each line of
-  /// a row.
+  /// Calls visit(line, first byte covered within it, bytes covered) for each line of a row.
   template <class Visit>
   void for_each_line(std::uint64_t address, std::uint64_t bytes, Visit&& visit);
-  /// Whether a line of `shape` lives in a partition other than `core`'s.
-  bool reaches_far_partition(const Region& shape, std::uint32_t core) const;
-  /// One line of a request that allocates: hit, hit on a fill in flight, or miss (of the line
-  /// or of sectors of it) and fetch.
-  void look_up(std::uint64_t line, std::uint64_t set, std::uint64_t offset, std::uint64_t covered);
+  /// One line of a request that allocates: served from the core's own partition when the line
+  /// is there (its home or a copy), else from its home, where it may hit, wait for a fill in
+  /// flight, or miss (the line or sectors of it) and be fetched.
+  void look_up(std::uint64_t line, std::uint64_t offset, std::uint64_t covered);
+  /// The look-up proper in `set`, whose `way` holds the line (or is kNoWay).
+  void serve(std::uint64_t set, std::uint32_t way, std::uint64_t line, const LineNeeds& needs);
+  /// Leaves in `set` a copy of the sectors `needed` of `line`, homed in `home_set`, where there
+  /// is room; `way` is the copy already there, or kNoWay.
+  void make_copy(std::uint64_t set, std::uint32_t way, std::uint64_t home_set, std::uint64_t line,
+                 std::uint8_t needed);
+  /// Drops the copies of `line` (homed in `home_set`) in the partitions near a core other than
+  /// `keep`: a store made them stale.
+  void drop_copies(std::uint64_t line, std::uint64_t home_set, std::uint32_t keep);
+  /// The way of `set` a new line takes: its victim, evicted (dirty sectors queued for writing).
+  std::uint32_t replace(std::uint64_t set);
   /// Adds the sectors of `line` in `mask` to the current row's fills.
   void fetch_sectors(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t mask);
-  /// One line of a write-through store: updated if present, nothing allocated.
-  void update(std::uint64_t line, std::uint64_t set, std::uint64_t covered);
+  /// One line of a write-through store: updated where present, nothing allocated.
+  void update(std::uint64_t line, std::uint64_t covered);
+  /// Places the lines first .. last with the valid sectors `sectors(line)`, as reading them in
+  /// that order would leave them: at home, or, with `copies_for` a partition, its copies of the
+  /// lines homed elsewhere.
+  static constexpr std::uint32_t kHome = ~0u;
+  template <class Sectors>
+  void place_lines(std::uint64_t first, std::uint64_t last, std::uint32_t copies_for,
+                   Sectors&& sectors);
   void close_row_run();
   void issue_pending_run();
   void write_sectors(std::vector<std::uint64_t>& sectors, std::uint64_t& requests,
@@ -392,18 +467,23 @@ class L2CacheTiming final : public MemoryLevel {
   Time port_free_;
   SetIndex set_of_;
   CacheSets sets_;
+  std::vector<std::uint32_t> near_partitions_;  // those near one of the cores, in order
 
-  // The request being served: when it arrived, whether it writes, the latest fill it waits for,
-  // the current row's run of missing sectors, the 2-D run of equal row runs it may extend, and
+  // The request being served: when it arrived, whether it writes, its core's partition, whether
+  // it reached a far one, the latest fill it waits for, the current row's run of missing sectors,
+  // the 2-D run of equal row runs it may extend, the copies waiting for their fills' times, and
   // the dirty sectors it evicted.
   Time now_;
   bool is_write_ = false;
+  std::uint32_t partition_ = 0;
+  bool far_ = false;
   Time data_ready_;
   std::uint64_t row_run_first_ = 0;    // first sector (address / sector size) of the row's run
   std::uint64_t row_run_sectors_ = 0;  // sectors in it; 0: no run open
   Region pending_run_;                 // rows == 0: none
   std::vector<Slot> row_slots_;        // lines of the current row's run
   std::vector<Slot> run_slots_;        // lines of pending_run_
+  std::vector<CopySlot> copy_slots_;
   std::vector<std::uint64_t> evicted_dirty_;  // sector numbers
   ActivityObserver* observer_ = nullptr;
   std::uint32_t position_ = 0;  // in the chain of levels, for the observer

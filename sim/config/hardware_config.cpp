@@ -183,6 +183,13 @@ L2CacheParams parse_l2(const ConfigNode& l2, StatedFigures& stated) {
                   fmt::format("use a multiple of {}, e.g. {}", format_bytes(set_bytes),
                               format_bytes((params.capacity_bytes / set_bytes + 1) * set_bytes)));
   }
+  // Each partition holds an equal share of the sets (L2CacheParams::partition_of_set).
+  if (partitions && params.sets() % params.partitions != 0) {
+    partitions->fail(fmt::format("splits the L2's {} sets (capacity / (line_size x associativity)) "
+                                 "in {} partitions, which must each hold as many",
+                                 params.sets(), params.partitions),
+                     "use a number of partitions that divides the sets, e.g. 2");
+  }
   // The model keeps 20 to 80 bytes of state per line, by associativity: bound it, not the lines.
   constexpr std::uint64_t kMaxStateBytes = std::uint64_t{128} << 20;
   const std::uint64_t state = CacheSets::state_bytes(params.sets(), params.associativity);

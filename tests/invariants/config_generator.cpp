@@ -333,8 +333,12 @@ std::string draw_hardware(Random& r, std::size_t index, Machine& m, std::string&
     y.key("bandwidth", std::to_string(r.log_uniform(10'000, 40'000'000)) + "MB/s");
     const std::uint64_t hit_ns = r.uniform(0, 300);
     y.key("hit_latency", std::to_string(hit_ns) + "ns");
-    if (m.cores > 1 && r.chance(0.3)) {
-      y.key("partitions", r.uniform(2, std::min<std::uint64_t>(m.cores, 4)));
+    // Each partition holds an equal share of the sets: a count that divides them.
+    std::uint64_t partitions =
+        m.cores > 1 && r.chance(0.3) ? r.uniform(2, std::min<std::uint64_t>(m.cores, 4)) : 1;
+    while (sets % partitions != 0) --partitions;
+    if (partitions > 1) {
+      y.key("partitions", partitions);
       y.key("far_hit_latency", std::to_string(hit_ns + r.uniform(0, 300)) + "ns");
     }
     if (r.chance(0.7)) y.key("write_policy", r.chance(0.5) ? "write_back" : "write_through");

@@ -423,11 +423,11 @@ L2CacheParams partitioned(std::uint64_t sets, std::uint32_t ways) {
 
 constexpr std::uint32_t kCores = 8;
 
-// The first line numbers at or above `from` that live in partition 0 and in partition 1.
-std::array<std::uint64_t, 2> lines_in_each_partition(const L2CacheParams& p, std::uint64_t from) {
+// The first line numbers at or above `from` whose home is partition 0 and partition 1.
+std::array<std::uint64_t, 2> lines_in_each_partition(const L2CacheTiming& l2, std::uint64_t from) {
   std::array<std::uint64_t, 2> found{~0ULL, ~0ULL};
   for (std::uint64_t line = from; found[0] == ~0ULL || found[1] == ~0ULL; ++line) {
-    std::uint64_t& slot = found[p.partition_of_line(line)];
+    std::uint64_t& slot = found[l2.home_partition(line * kLine)];
     if (slot == ~0ULL) slot = line;
   }
   return found;
@@ -444,54 +444,196 @@ TEST(L2CacheTiming, CoresAreSplitIntoConsecutiveEqualSharesOfThePartitions) {
   EXPECT_EQ(three.partition_of_core(131, 132), 2u);
 }
 
+TEST(L2CacheTiming, EachPartitionHoldsAnEqualShareOfTheSetsOnePerGroup) {
+  for (const std::uint32_t partitions : {2u, 3u, 4u}) {
+    L2CacheParams p = cache(12 * 64, 2);
+    p.partitions = partitions;
+    std::vector<std::uint64_t> sets_in(partitions, 0);
+    for (std::uint64_t set = 0; set < p.sets(); ++set) {
+      const std::uint32_t home = p.partition_of_set(set);
+      ++sets_in[home];
+      // Each partition's set of the group is in the group, and is the set itself for its own.
+      EXPECT_EQ(p.set_in_partition(set, home), set);
+      for (std::uint32_t other = 0; other < partitions; ++other) {
+        const std::uint64_t there = p.set_in_partition(set, other);
+        EXPECT_EQ(there / partitions, set / partitions);
+        EXPECT_EQ(p.partition_of_set(there), other);
+      }
+    }
+    for (const std::uint64_t count : sets_in) EXPECT_EQ(count, p.sets() / partitions);
+  }
+}
+
 TEST(L2CacheTiming, LinesSpreadEvenlyOverThePartitionsSequentialOrStrided) {
   // Sequential lines and lines 2^k apart (a matrix's rows): half in each partition, within 1 %
-  // of 2^16 lines.
-  const L2CacheParams p = partitioned(16, 2);
+  // of 2^16 lines, with the XOR-folded index a GPU's L2 has.
+  RecordingMemory memory;
+  L2CacheParams p = cache(1024, 16, L2WritePolicy::write_back, L2SetIndex::xor_folded);
+  p.partitions = 2;
+  p.far_hit_latency = kFarHitLatency;
+  const L2CacheTiming l2(p, memory, kCores);
   for (std::uint64_t stride : {1ULL, 2ULL, 64ULL, 1024ULL, 1ULL << 20}) {
     std::uint64_t in_first = 0;
     constexpr std::uint64_t kLines = 1 << 16;
-    for (std::uint64_t i = 0; i < kLines; ++i) in_first += p.partition_of_line(i * stride) == 0;
+    for (std::uint64_t i = 0; i < kLines; ++i)
+      in_first += l2.home_partition(i * stride * kLine) == 0;
     EXPECT_NEAR(static_cast<double>(in_first) / kLines, 0.5, 0.01) << "stride " << stride;
   }
 }
 
-TEST(L2CacheTiming, AHitInTheCoresOwnPartitionTakesTheHitLatencyAndInTheOtherTheFarOne) {
+TEST(L2CacheTiming, AFarLineIsReachedOnceAndThenServedByTheCopyItLeaves) {
   RecordingMemory memory;
   const L2CacheParams p = partitioned(16, 2);
   L2CacheTiming l2(p, memory, kCores);
-  const auto [near_line, far_line] = lines_in_each_partition(p, 0);  // for cores 0 to 3
+  const auto [near_line, far_line] = lines_in_each_partition(l2, 0);  // for cores 0 to 3
   const Region near_region = contiguous(near_line * kLine, kLine);
   const Region far_region = contiguous(far_line * kLine, kLine);
+  // Core 0 brings both from HBM: the far one at its home, with a copy in partition 0.
   l2.access(at(0), near_region, false, 0);
   l2.access(at(0), far_region, false, 0);
   EXPECT_EQ(l2.stats().far_requests, 1u);
-  // Both lines there: the port's 128 ps, then 100 ps near or 300 ps far.
+  EXPECT_EQ(l2.stats().copy_fill_lines, 1u);
+  EXPECT_TRUE(l2.has_copy(far_line * kLine, 0));
+  EXPECT_FALSE(l2.has_copy(near_line * kLine, 1));
+  // The port's 128 ps, then 100 ps near: core 3 finds the far line's copy in its partition.
   EXPECT_EQ(l2.access(at(10'000), near_region, false, 3).ps(), 10'000u + 128 + 100);
-  EXPECT_EQ(l2.access(at(20'000), far_region, false, 3).ps(), 20'000u + 128 + 300);
-  // For cores 4 to 7 the partitions change places.
-  EXPECT_EQ(l2.access(at(30'000), near_region, false, 4).ps(), 30'000u + 128 + 300);
-  EXPECT_EQ(l2.access(at(40'000), far_region, false, 7).ps(), 40'000u + 128 + 100);
+  EXPECT_EQ(l2.access(at(20'000), far_region, false, 3).ps(), 20'000u + 128 + 100);
+  EXPECT_EQ(l2.stats().copy_hit_lines, 1u);
+  // Core 4 is near partition 1: the far line is at home there, the near one is 300 ps away
+  // the first time and then copied.
+  EXPECT_EQ(l2.access(at(30'000), far_region, false, 4).ps(), 30'000u + 128 + 100);
+  EXPECT_EQ(l2.access(at(40'000), near_region, false, 7).ps(), 40'000u + 128 + 300);
+  EXPECT_EQ(l2.access(at(50'000), near_region, false, 4).ps(), 50'000u + 128 + 100);
+  EXPECT_EQ(l2.stats().far_requests, 2u);
+  EXPECT_EQ(l2.stats().copy_hit_lines, 2u);
+  // A store goes to the line's home: far from core 0, though its partition holds a copy, which
+  // stays (updated) while the line stays clean there and dirty at home.
+  EXPECT_EQ(l2.access(at(60'000), far_region, true, 0).ps(), 60'000u + 128 + 300);
   EXPECT_EQ(l2.stats().far_requests, 3u);
-  // A store is acknowledged the same way.
-  EXPECT_EQ(l2.access(at(50'000), far_region, true, 0).ps(), 50'000u + 128 + 300);
-  EXPECT_EQ(l2.stats().far_requests, 4u);
+  EXPECT_TRUE(l2.is_dirty(far_line * kLine));
+  EXPECT_TRUE(l2.has_copy(far_line * kLine, 0));
+  // Two misses, the first reads; HBM saw their fills and nothing else (the store is held).
+  EXPECT_EQ(l2.stats().miss_lines, 2u);
+  EXPECT_EQ(memory.requests.size(), 2u);
 }
 
 TEST(L2CacheTiming, ARequestWithOneLineInAFarPartitionWaitsForIt) {
   RecordingMemory memory;
   const L2CacheParams p = partitioned(64, 2);
   L2CacheTiming l2(p, memory, kCores);
-  // Eight consecutive lines, in cache: at least one of them far from core 0 (checked), so the
-  // request's data is all there only at the far latency.
+  // Eight consecutive lines: some homed far from core 0 and some far from core 4 (checked).
   const Region tile = contiguous(0, 8 * kLine);
-  bool any_far = false;
-  for (std::uint64_t line = 0; line < 8; ++line)
-    any_far = any_far || p.partition_of_line(line) != p.partition_of_core(0, kCores);
-  ASSERT_TRUE(any_far);
+  std::array<bool, 2> homes{};
+  for (std::uint64_t line = 0; line < 8; ++line) homes[l2.home_partition(line * kLine)] = true;
+  ASSERT_TRUE(homes[0] && homes[1]);
+  // Core 0 fetches them (far: a line of them is in partition 1), then finds them all near.
   l2.access(at(0), tile, false, 0);
-  EXPECT_EQ(l2.access(at(10'000), tile, false, 0).ps(), 10'000u + 1024 + 300);
+  EXPECT_EQ(l2.stats().far_requests, 1u);
+  EXPECT_EQ(l2.access(at(10'000), tile, false, 0).ps(), 10'000u + 1024 + 100);
+  EXPECT_EQ(l2.stats().far_requests, 1u);
+  // Core 4 has no copies yet of those homed in partition 0: its request's data is all there
+  // only at the far latency.
+  EXPECT_EQ(l2.access(at(20'000), tile, false, 4).ps(), 20'000u + 1024 + 300);
   EXPECT_EQ(l2.stats().far_requests, 2u);
+}
+
+// Copies use what home lines leave: a copy takes an empty way or another copy's, never a home
+// line's, and a home line's fill takes a copy's way before it evicts a home line.
+TEST(L2CacheTiming, CopiesGiveWayToHomeLines) {
+  RecordingMemory memory;
+  const L2CacheParams p = partitioned(2, 2);  // one group: one set in each partition, 2 ways
+  L2CacheTiming l2(p, memory, kCores);
+  // Lines homed in partition 0 (for cores 0 to 3) and in partition 1.
+  std::array<std::vector<std::uint64_t>, 2> homed;
+  for (std::uint64_t line = 0; homed[0].size() < 3 || homed[1].size() < 2; ++line) {
+    homed[l2.home_partition(line * kLine)].push_back(line);
+  }
+  const auto read = [&](std::uint64_t line, std::uint32_t core, std::uint64_t t) {
+    return l2.access(at(t), contiguous(line * kLine, kLine), false, core).ps() - t;
+  };
+  // Partition 0's set: one home line and a copy of a line homed in partition 1.
+  read(homed[0][0], 0, 0);
+  read(homed[1][0], 0, 10'000);
+  EXPECT_TRUE(l2.has_copy(homed[1][0] * kLine, 0));
+  // A second home line takes the copy's way, not the first home line's (the least recent).
+  read(homed[0][1], 0, 20'000);
+  EXPECT_FALSE(l2.has_copy(homed[1][0] * kLine, 0));
+  EXPECT_TRUE(l2.contains(homed[0][0] * kLine));
+  EXPECT_TRUE(l2.contains(homed[0][1] * kLine));
+  EXPECT_EQ(l2.stats().evictions, 1u);  // the copy
+  // The set is all home lines now: a far read leaves no copy, and stays far.
+  const std::uint64_t copies = l2.stats().copy_fill_lines;
+  EXPECT_EQ(read(homed[1][0], 0, 30'000), 128u + 300);
+  EXPECT_EQ(read(homed[1][0], 0, 40'000), 128u + 300);
+  EXPECT_EQ(l2.stats().copy_fill_lines, copies);
+  EXPECT_FALSE(l2.has_copy(homed[1][0] * kLine, 0));
+  EXPECT_EQ(memory.requests.size(), 3u);  // three fills: the copy evicted wrote nothing back
+}
+
+// With three partitions a store leaves the copy of its own core's partition and drops the
+// other's, stale now.
+TEST(L2CacheTiming, AStoreDropsTheCopiesOfPartitionsOtherThanItsOwn) {
+  RecordingMemory memory;
+  L2CacheParams p = cache(6, 2);
+  p.partitions = 3;
+  p.far_hit_latency = kFarHitLatency;
+  L2CacheTiming l2(p, memory, 6);  // cores 0, 1 near partition 0; 2, 3 near 1; 4, 5 near 2
+  std::uint64_t line = 0;
+  while (l2.home_partition(line * kLine) != 0) ++line;
+  const Region region = contiguous(line * kLine, kLine);
+  l2.access(at(0), region, false, 2);
+  l2.access(at(10'000), region, false, 4);
+  EXPECT_TRUE(l2.has_copy(line * kLine, 1));
+  EXPECT_TRUE(l2.has_copy(line * kLine, 2));
+  EXPECT_EQ(l2.access(at(20'000), region, true, 3).ps(), 20'000u + 128 + 300);
+  EXPECT_TRUE(l2.has_copy(line * kLine, 1));
+  EXPECT_FALSE(l2.has_copy(line * kLine, 2));
+  // Core 4 reaches the home again, and copies the line anew.
+  EXPECT_EQ(l2.access(at(30'000), region, false, 4).ps(), 30'000u + 128 + 300);
+  EXPECT_TRUE(l2.has_copy(line * kLine, 2));
+  // A store from the home's own partition drops both.
+  l2.access(at(40'000), region, true, 0);
+  EXPECT_FALSE(l2.has_copy(line * kLine, 1));
+  EXPECT_FALSE(l2.has_copy(line * kLine, 2));
+}
+
+// Preloaded lines are at home and, where there is room, copied into each partition near a core
+// of the run: a warm chase finds them all near.
+TEST(L2CacheTiming, PreloadingCopiesTheLinesIntoThePartitionsNearTheRunsCores) {
+  RecordingMemory memory;
+  const L2CacheParams p = partitioned(64, 4);
+  L2CacheTiming one_core(p, memory, 1), every_core(p, memory, kCores);
+  for (L2CacheTiming* l2 : {&one_core, &every_core}) l2->preload(0, 32 * kLine);
+  for (std::uint64_t line = 0; line < 32; ++line) {
+    const std::uint32_t home = one_core.home_partition(line * kLine);
+    EXPECT_TRUE(one_core.contains(line * kLine));
+    EXPECT_EQ(one_core.has_copy(line * kLine, 0), home == 1) << line;
+    EXPECT_FALSE(one_core.has_copy(line * kLine, 1)) << line;  // no core near it
+    EXPECT_EQ(every_core.has_copy(line * kLine, 1 - home), true) << line;
+  }
+  EXPECT_EQ(one_core.access(at(0), contiguous(0, 32 * kLine), false, 0).ps(), 4096u + 100);
+  EXPECT_EQ(one_core.stats().far_requests, 0u);
+  EXPECT_EQ(memory.requests.size(), 0u);
+}
+
+// A range longer than the cache leaves its last lines at home, filling every way: the copies
+// placed before them gave way.
+TEST(L2CacheTiming, PreloadingARangeLongerThanAPartitionedCacheLeavesOnlyItsLastHomeLines) {
+  RecordingMemory memory;
+  L2CacheParams p = cache(20, 4, L2WritePolicy::write_back, L2SetIndex::xor_folded);  // 80 lines
+  p.partitions = 2;
+  p.far_hit_latency = kFarHitLatency;
+  L2CacheTiming l2(p, memory, kCores);
+  l2.preload(1'000'000 * kLine, 300 * kLine);
+  std::uint64_t held = 0;
+  for (std::uint64_t line = 1'000'000; line < 1'000'300; ++line) {
+    held += l2.contains(line * kLine) ? 1 : 0;
+    EXPECT_FALSE(l2.has_copy(line * kLine, 0) || l2.has_copy(line * kLine, 1)) << line;
+  }
+  EXPECT_EQ(held, 80u);
+  for (std::uint64_t line = 1'000'290; line < 1'000'300; ++line) {
+    EXPECT_TRUE(l2.contains(line * kLine)) << line;
+  }
 }
 
 TEST(L2CacheTiming, OnePartitionIsNeverFar) {
