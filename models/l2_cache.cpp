@@ -191,9 +191,16 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, st
 template <class Visit>
 void L2CacheTiming::for_each_row(const Region& shape, Visit&& visit) {
   // The model's state is megabytes and rows land far apart in it: the set of the row a few rows
-  // ahead is prefetched while this one is looked up.
+  // ahead is prefetched while this one is looked up, and its set in the core's partition, where
+  // a copy would be.
   const auto prefetch = [&](std::uint64_t row) {
-    sets_.prefetch(set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_));
+    const std::uint64_t set = set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_);
+    sets_.prefetch(set);
+    if (params_.partitions > 1) {
+      if (const std::uint64_t here = params_.set_in_partition(set, partition_); here != set) {
+        sets_.prefetch(here);
+      }
+    }
   };
   for (std::uint64_t row = 0; row < std::min(kRowsPrefetched, shape.rows); ++row) prefetch(row);
   for (std::uint64_t row = 0; row < shape.rows; ++row) {
