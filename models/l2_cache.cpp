@@ -366,9 +366,9 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint6
     return;
   }
   far_ = true;
-  serve(home_set, sets_.find(home_set, line), line, needs);
+  const std::uint32_t home_way = serve(home_set, sets_.find(home_set, line), line, needs);
   if (!is_write_) {
-    make_copy(here, copy, home_set, line, needs.needed);
+    make_copy(here, copy, home_set, home_way, line, needs.needed);
     return;
   }
   // A store: the copy here takes the sectors it wrote whole (and stays clean, its home holds
@@ -380,8 +380,8 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint6
   if (near_partitions_.size() > 2) drop_copies(line, home_set, partition_);
 }
 
-void L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t line,
-                          const LineNeeds& needs) {
+std::uint32_t L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t line,
+                                   const LineNeeds& needs) {
   const std::uint8_t needed = needs.needed;
   if (way != CacheSets::kNoWay) {
     sets_.touch(set, way);
@@ -403,7 +403,7 @@ void L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t li
         data_ready_ = max(data_ready_, Time::from_ps(ready));
       }
       fetch_sectors(set, way, line, missing);
-      return;
+      return way;
     }
     if (needed != 0 && ready > now_.ps()) {
       // On its way: wait for that fill (one of this request's own, or an earlier request's).
@@ -416,7 +416,7 @@ void L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t li
       stats_.hit_bytes += needs.covered;
     }
     if (row_run_sectors_ > 0) close_row_run();
-    return;
+    return way;
   }
   // A miss: replace the least recently used way (an empty one first).
   ++stats_.miss_lines;
@@ -426,9 +426,10 @@ void L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t li
                 static_cast<std::uint8_t>(needs.written | needed), needs.dirtied);
   if (needed == 0) {  // a store of whole sectors needs nothing from below
     if (row_run_sectors_ > 0) close_row_run();
-    return;
+    return way;
   }
   fetch_sectors(set, way, line, needed);
+  return way;
 }
 
 std::uint32_t L2CacheTiming::replace(std::uint64_t set) {
@@ -449,7 +450,7 @@ std::uint32_t L2CacheTiming::replace(std::uint64_t set) {
 }
 
 void L2CacheTiming::make_copy(std::uint64_t set, std::uint32_t way, std::uint64_t home_set,
-                              std::uint64_t line, std::uint8_t needed) {
+                              std::uint32_t home_way, std::uint64_t line, std::uint8_t needed) {
   if (way == CacheSets::kNoWay) {
     way = sets_.spare(set);  // an empty way or a copy's; never a home line's
     if (way == CacheSets::kNoWay) return;
@@ -462,11 +463,9 @@ void L2CacheTiming::make_copy(std::uint64_t set, std::uint32_t way, std::uint64_
   ++stats_.copy_fill_lines;
   // The copy's data is here when the home's is: now, at a fill in flight's time, or at the time
   // of one this request has yet to issue (set when it is).
-  const std::uint32_t home_way = sets_.find(home_set, line);
-  const std::uint64_t home_ready =
-      home_way != CacheSets::kNoWay && (sets_.flags(home_set, home_way) & CacheSets::kFilling)
-          ? sets_.ready_ps(home_set, home_way)
-          : 0;
+  const std::uint64_t home_ready = (sets_.flags(home_set, home_way) & CacheSets::kFilling)
+                                       ? sets_.ready_ps(home_set, home_way)
+                                       : 0;
   std::uint8_t& flags = sets_.flags(set, way);
   if (home_ready > now_.ps()) {
     flags |= CacheSets::kFilling;

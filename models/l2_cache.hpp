@@ -428,12 +428,14 @@ class L2CacheTiming final : public MemoryLevel {
   /// is there (its home or a copy), else from its home, where it may hit, wait for a fill in
   /// flight, or miss (the line or sectors of it) and be fetched.
   void look_up(std::uint64_t line, std::uint64_t offset, std::uint64_t covered);
-  /// The look-up proper in `set`, whose `way` holds the line (or is kNoWay).
-  void serve(std::uint64_t set, std::uint32_t way, std::uint64_t line, const LineNeeds& needs);
-  /// Leaves in `set` a copy of the sectors `needed` of `line`, homed in `home_set`, where there
-  /// is room; `way` is the copy already there, or kNoWay.
-  void make_copy(std::uint64_t set, std::uint32_t way, std::uint64_t home_set, std::uint64_t line,
-                 std::uint8_t needed);
+  /// The look-up proper in `set`, whose `way` holds the line (or is kNoWay); returns the way
+  /// that holds it after.
+  std::uint32_t serve(std::uint64_t set, std::uint32_t way, std::uint64_t line,
+                      const LineNeeds& needs);
+  /// Leaves in `set` a copy of the sectors `needed` of `line`, homed in way `home_way` of
+  /// `home_set`, where there is room; `way` is the copy already there, or kNoWay.
+  void make_copy(std::uint64_t set, std::uint32_t way, std::uint64_t home_set,
+                 std::uint32_t home_way, std::uint64_t line, std::uint8_t needed);
   /// Drops the copies of `line` (homed in `home_set`) in the partitions near a core other than
   /// `keep`: a store made them stale.
   void drop_copies(std::uint64_t line, std::uint64_t home_set, std::uint32_t keep);
