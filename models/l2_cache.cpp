@@ -372,10 +372,13 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint6
     return;
   }
   // A store: the copy here takes the sectors it wrote whole (and stays clean, its home holds
-  // them dirty); any other partition's copy is stale.
-  if (copy != CacheSets::kNoWay) {
+  // them dirty), unless it wrote part of one, which the copy cannot merge: then it goes. Any
+  // other partition's copy is stale.
+  if (copy != CacheSets::kNoWay && needs.needed != 0) {
+    sets_.invalidate(here, copy);
+  } else if (copy != CacheSets::kNoWay) {
     sets_.touch(here, copy);
-    if (needs.written != 0) sets_.mark_sectors(here, copy, needs.written, 0);
+    sets_.mark_sectors(here, copy, needs.written, 0);
   }
   if (near_partitions_.size() > 2) drop_copies(line, home_set, partition_);
 }

@@ -512,6 +512,10 @@ TEST(L2CacheTiming, AFarLineIsReachedOnceAndThenServedByTheCopyItLeaves) {
   EXPECT_EQ(l2.stats().far_requests, 3u);
   EXPECT_TRUE(l2.is_dirty(far_line * kLine));
   EXPECT_TRUE(l2.has_copy(far_line * kLine, 0));
+  // A store of part of a sector cannot be merged into the copy, which goes.
+  EXPECT_EQ(l2.access(at(70'000), contiguous(far_line * kLine, 8), true, 0).ps(),
+            70'000u + 8 + 300);
+  EXPECT_FALSE(l2.has_copy(far_line * kLine, 0));
   // Two misses, the first reads; HBM saw their fills and nothing else (the store is held).
   EXPECT_EQ(l2.stats().miss_lines, 2u);
   EXPECT_EQ(memory.requests.size(), 2u);
