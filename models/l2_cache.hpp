@@ -33,9 +33,9 @@
 // hit_latency; one that has to reach the line's home in another partition is far and takes
 // far_hit_latency, and leaves a copy where there is room. A store goes to the home (far when that
 // is another partition), updates its own partition's copy (drops it, when it writes part of a
-// sector) and drops any other's. A request's
-// data is there when its last line is: one far line makes it far. (A miss's path is the HBM's
-// latency, which the memory's own figure gives for the chip as a whole.)
+// sector) and drops any other's. A request's data is there when its last line is: one far line
+// makes it far. (A miss's path is the HBM's latency, which the memory's own figure gives for the
+// chip as a whole.)
 #pragma once
 
 #include <algorithm>
