@@ -191,16 +191,9 @@ L2CacheTiming::L2CacheTiming(const L2CacheParams& params, MemoryBelow& below, st
 template <class Visit>
 void L2CacheTiming::for_each_row(const Region& shape, Visit&& visit) {
   // The model's state is megabytes and rows land far apart in it: the set of the row a few rows
-  // ahead is prefetched while this one is looked up, and its set in the core's partition, where
-  // a copy would be.
+  // ahead is prefetched while this one is looked up.
   const auto prefetch = [&](std::uint64_t row) {
-    const std::uint64_t set = set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_);
-    sets_.prefetch(set);
-    if (params_.partitions > 1) {
-      if (const std::uint64_t here = params_.set_in_partition(set, partition_); here != set) {
-        sets_.prefetch(here);
-      }
-    }
+    sets_.prefetch(set_of_((shape.base + row * shape.pitch_bytes) >> line_shift_));
   };
   for (std::uint64_t row = 0; row < std::min(kRowsPrefetched, shape.rows); ++row) prefetch(row);
   for (std::uint64_t row = 0; row < shape.rows; ++row) {
@@ -225,7 +218,7 @@ bool L2CacheTiming::is_dirty(std::uint64_t address) const {
 bool L2CacheTiming::has_copy(std::uint64_t address, std::uint32_t partition) const {
   const std::uint64_t line = address >> line_shift_;
   return partition != home_partition(address) &&
-         sets_.find(set_for(set_of_(line), partition), line) != CacheSets::kNoWay;
+         sets_.find(params_.set_in_partition(set_of_(line), partition), line) != CacheSets::kNoWay;
 }
 
 Time L2CacheTiming::access(Time now, const Region& region, bool is_write, std::uint32_t core) {
@@ -338,13 +331,16 @@ void L2CacheTiming::for_each_line(std::uint64_t address, std::uint64_t bytes, Vi
   }
 }
 
+std::uint8_t L2CacheTiming::touched_sectors(std::uint64_t first, std::uint64_t end) const {
+  return sector_bits(first >> sector_shift_, ((end - 1) >> sector_shift_) + 1);
+}
+
 void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint64_t covered) {
   // The sectors the bytes touch, and those they cover whole: a load needs every sector it
   // touches; a store only the ones it covers in part (the rest of their bytes), and makes the
   // whole ones valid itself.
   const std::uint64_t end = offset + covered;
-  const std::uint8_t touched =
-      sector_bits(offset >> sector_shift_, ((end - 1) >> sector_shift_) + 1);
+  const std::uint8_t touched = touched_sectors(offset, end);
   const std::uint8_t whole =
       sector_bits((offset + params_.sector_bytes - 1) >> sector_shift_, end >> sector_shift_);
   const LineNeeds needs{is_write_ ? static_cast<std::uint8_t>(touched & ~whole) : touched,
@@ -353,7 +349,7 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint6
   const std::uint64_t home_set = set_of_(line);
   if (params_.partitions == 1 || params_.partition_of_set(home_set) == partition_) {
     serve(home_set, sets_.find(home_set, line), line, needs);
-    if (is_write_ && near_partitions_.size() > 1) drop_copies(line, home_set, partition_);
+    if (is_write_) drop_copies(line, home_set, partition_);
     return;
   }
   // Homed in another partition: a copy here that has every sector a load needs serves it near.
@@ -380,7 +376,7 @@ void L2CacheTiming::look_up(std::uint64_t line, std::uint64_t offset, std::uint6
     sets_.touch(here, copy);
     sets_.mark_sectors(here, copy, needs.written, 0);
   }
-  if (near_partitions_.size() > 2) drop_copies(line, home_set, partition_);
+  drop_copies(line, home_set, partition_);
 }
 
 std::uint32_t L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::uint64_t line,
@@ -435,10 +431,14 @@ std::uint32_t L2CacheTiming::serve(std::uint64_t set, std::uint32_t way, std::ui
   return way;
 }
 
-std::uint32_t L2CacheTiming::replace(std::uint64_t set) {
+std::uint32_t L2CacheTiming::way_for_home_line(std::uint64_t set) const {
   // A copy's way first: copies give way to home lines.
-  std::uint32_t way = params_.partitions == 1 ? CacheSets::kNoWay : sets_.spare(set);
-  if (way == CacheSets::kNoWay) way = sets_.victim(set);
+  const std::uint32_t way = params_.partitions == 1 ? CacheSets::kNoWay : sets_.spare(set);
+  return way == CacheSets::kNoWay ? sets_.victim(set) : way;
+}
+
+std::uint32_t L2CacheTiming::replace(std::uint64_t set) {
+  const std::uint32_t way = way_for_home_line(set);
   if (sets_.flags(set, way) & CacheSets::kValid) {
     ++stats_.evictions;
     // The victim's tag is a host cache miss of its own: read only when there is a write-back.
@@ -480,6 +480,8 @@ void L2CacheTiming::make_copy(std::uint64_t set, std::uint32_t way, std::uint64_
 }
 
 void L2CacheTiming::drop_copies(std::uint64_t line, std::uint64_t home_set, std::uint32_t keep) {
+  // Copies are only in partitions near a core: with one of those, in none but `keep`.
+  if (near_partitions_.size() < 2) return;
   const std::uint32_t home = params_.partition_of_set(home_set);
   for (const std::uint32_t partition : near_partitions_) {
     if (partition == keep || partition == home) continue;
@@ -537,7 +539,7 @@ void L2CacheTiming::update(std::uint64_t line, std::uint64_t covered) {
       sets_.touch(here, copy);
     }
   }
-  if (near_partitions_.size() > 1) drop_copies(line, set, partition_);
+  drop_copies(line, set, partition_);
 }
 
 void L2CacheTiming::close_row_run() {
@@ -638,8 +640,7 @@ void L2CacheTiming::place_lines(std::uint64_t first, std::uint64_t last, std::ui
       continue;
     }
     // As the run places them: home lines take copies' ways first, copies only those.
-    way = params_.partitions == 1 ? CacheSets::kNoWay : sets_.spare(set);
-    if (copies_for == kHome && way == CacheSets::kNoWay) way = sets_.victim(set);
+    way = copies_for == kHome ? way_for_home_line(set) : sets_.spare(set);
     if (way == CacheSets::kNoWay) continue;
     sets_.install(set, way, line,
                   copies_for == kHome ? CacheSets::kValid : CacheSets::kValid | CacheSets::kCopy,
@@ -655,10 +656,8 @@ void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
   // The sectors the range touches in a line: a kernel's tensor starts and ends on sectors.
   const auto touched = [&](std::uint64_t line) {
     const std::uint64_t line_start = line << line_shift_;
-    const std::uint64_t from = std::max(address, line_start) - line_start;
-    const std::uint64_t to =
-        std::min(address + bytes, line_start + params_.line_bytes) - line_start;
-    return sector_bits(from >> sector_shift_, ((to - 1) >> sector_shift_) + 1);
+    return touched_sectors(std::max(address, line_start) - line_start,
+                           std::min(address + bytes, line_start + params_.line_bytes) - line_start);
   };
   // Copies first, for each partition near a core, of the lines homed elsewhere; then every line
   // at home, taking the copies' ways where a partition cannot hold both.

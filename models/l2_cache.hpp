@@ -414,11 +414,8 @@ class L2CacheTiming final : public MemoryLevel {
     std::uint64_t covered;  // bytes of the request in the line
   };
 
-  /// The set of partition `partition` in the group of `home_set`: `home_set` itself in its own
-  /// partition, where a copy goes in another.
-  std::uint64_t set_for(std::uint64_t home_set, std::uint32_t partition) const {
-    return params_.partitions == 1 ? home_set : params_.set_in_partition(home_set, partition);
-  }
+  /// The sectors bytes first .. end - 1 of a line touch.
+  std::uint8_t touched_sectors(std::uint64_t first, std::uint64_t end) const;
   /// Calls visit(row address) for each row of `shape`, in order, prefetching ahead.
   template <class Visit>
   void for_each_row(const Region& shape, Visit&& visit);
@@ -440,7 +437,10 @@ class L2CacheTiming final : public MemoryLevel {
   /// Drops the copies of `line` (homed in `home_set`) in the partitions near a core other than
   /// `keep`: a store made them stale.
   void drop_copies(std::uint64_t line, std::uint64_t home_set, std::uint32_t keep);
-  /// The way of `set` a new line takes: its victim, evicted (dirty sectors queued for writing).
+  /// The way of `set` a home line takes: an empty way or a copy's, else the least recently used.
+  std::uint32_t way_for_home_line(std::uint64_t set) const;
+  /// The way of `set` a new home line takes (way_for_home_line), evicted (dirty sectors queued for
+  /// writing).
   std::uint32_t replace(std::uint64_t set);
   /// Adds the sectors of `line` in `mask` to the current row's fills.
   void fetch_sectors(std::uint64_t set, std::uint32_t way, std::uint64_t line, std::uint8_t mask);
