@@ -259,8 +259,15 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
       e.block_order = order;
     }
   }
-  const double hbm_q = panels + static_cast<double>(a.hbm_register_read_bytes) +
-                       static_cast<double>(a.hbm_write_bytes);
+  // A split-K's partial sums are read back moments after they are written: where they all fit
+  // the L2, it holds them (written back, if ever, after the kernel) and they never reach HBM.
+  const auto partial_bytes =
+      static_cast<double>((splits - 1) * s.batch.count * s.m * s.n * element_bytes(s.accumulator));
+  const bool partials_in_l2 =
+      splits > 1 && hw.l2 && partial_bytes <= static_cast<double>(hw.l2->capacity_bytes);
+  double hbm_q = panels + static_cast<double>(a.hbm_register_read_bytes) +
+                 static_cast<double>(a.hbm_write_bytes);
+  if (partials_in_l2) hbm_q -= 2 * partial_bytes;
   e.hbm_s = hbm_q / hw.hbm_bytes_per_s();
   const auto q = static_cast<double>(a.hbm_bytes());
   if (hw.l2) e.l2_s = q / static_cast<double>(hw.l2->bandwidth.bytes_per_second);
@@ -269,10 +276,15 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   e.launch_s = rounds * static_cast<double>(launch_cycles) / clock_hz;
   if (splits > 1) {
     // The last split reads the others' partial sums after its own K loop: one latency, then the
-    // bytes at the core's share of the HBM's bandwidth.
+    // bytes at the core's share of the bandwidth of the level that holds them (the L2's, from
+    // the partition they were written to, or the HBM's).
     const double partials =
         static_cast<double>((splits - 1) * s.tile.m * s.tile.n * element_bytes(s.accumulator));
-    e.reduction_s = latency + partials * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
+    e.reduction_s = partials_in_l2 ? hw.l2->far_hit_latency.seconds() +
+                                         partials * static_cast<double>(active_cores) /
+                                             static_cast<double>(hw.l2->bandwidth.bytes_per_second)
+                                   : latency + partials * static_cast<double>(active_cores) /
+                                                   hw.hbm_bytes_per_s();
   }
   const double pipeline = rounds * static_cast<double>(steps) * step;
   e.limited_by = step == shared_compute ? (flops_step >= sram_step ? "compute" : "sram")

@@ -130,6 +130,32 @@ TEST(GemmAutoTile, SplitKAddsItsReductionTail) {
   EXPECT_DOUBLE_EQ(e.time_s, e.latency_s + e.reduction_s);
 }
 
+TEST(GemmAutoTile, PartialSumsTheL2HoldsAreReadFromIt) {
+  GemmSpec spec = gemm_64();
+  spec.stages = 1;
+  spec.decomposition = DecompositionParams{GemmDecomposition::split_k, 2};
+  HardwareParams hw = small_machine();
+  L2CacheParams l2;
+  l2.capacity_bytes = 1 << 20;
+  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
+  l2.hit_latency = Time::from_ps(100'000);
+  l2.partitions = 2;
+  l2.far_hit_latency = Time::from_ps(200'000);
+  hw.l2 = l2;
+  const TileEstimate without = estimate_tile(spec, small_machine());
+  const TileEstimate e = estimate_tile(spec, hw);
+  // The last split reads one 32 x 32 FP32 partial from the L2 that holds all four tiles' (16 KiB
+  // of its 1 MiB): the far partition's latency, then 4096 B at a quarter of its 4 TB/s.
+  EXPECT_DOUBLE_EQ(e.reduction_s, 200e-9 + 4096.0 * 4 / 4e12);
+  // The HBM carries neither their writes nor their reads.
+  EXPECT_DOUBLE_EQ(without.hbm_s - e.hbm_s, 2 * 64 * 64 * 4 / 1e12);
+  // An L2 too small for them leaves them at the HBM, read at a miss's latency (the HBM's and
+  // the far partition's), as without one.
+  hw.l2->capacity_bytes = 8192;
+  EXPECT_DOUBLE_EQ(estimate_tile(spec, hw).reduction_s, 1e-6 + 200e-9 + 4096.0 * 4 / 1e12);
+  EXPECT_DOUBLE_EQ(estimate_tile(spec, hw).hbm_s, without.hbm_s);
+}
+
 TEST(GemmAutoTile, ASkinnyGemmOnTheH100ApproachesTheWeightStream) {
   // The decode GEMM of the issue: 16 x 4096 x 4096 BF16. Streaming the weights once takes
   // 4096 x 4096 x 2 B / 3.35 TB/s = 10.0 us.
