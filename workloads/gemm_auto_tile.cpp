@@ -80,11 +80,14 @@ struct Scored {
   CandidateKey key{};
 };
 
-// Faster first; ties to fewer splits, fewer blocks, fewer stages, fewer threads, then to the
-// smaller key (the smaller tile first), so that the choice does not depend on the order the
-// candidates are estimated in.
+// Faster first; ties to the most room on the other terms, then to fewer splits, fewer blocks,
+// fewer stages, fewer threads, then to the smaller key (the smaller tile first), so that the
+// choice does not depend on the order the candidates are estimated in.
 bool better(const Scored& a, const Scored& b) {
   if (a.estimate.time_s != b.estimate.time_s) return a.estimate.time_s < b.estimate.time_s;
+  // Equal times have the same binding term: then the one with more room on the others, which
+  // a run's queues take when two of them are near their limits.
+  if (a.estimate.ranked_s != b.estimate.ranked_s) return a.estimate.ranked_s < b.estimate.ranked_s;
   if (a.spec.decomposition.splits != b.spec.decomposition.splits)
     return a.spec.decomposition.splits < b.spec.decomposition.splits;
   if (a.blocks != b.blocks) return a.blocks < b.blocks;
@@ -217,9 +220,12 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   const double promotion_step = promotion / block_steps / rate(DataType::fp32);
   const double compute_step = std::max(flops_step, sram_step) + promotion_step;
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
+  // The latency a stage must cover is a miss's. A tile's lines span the L2's partitions, so its
+  // first read of them reaches the far one, and its data is there when the later of two paths
+  // answers, the HBM's or the far partition's: they run at once, as in the L2's model. (Its
+  // re-reads hit copies in the near partition, sooner.)
   double latency = hw.hbm.access_latency.seconds();
-  // A tile's lines span the L2's partitions: its data is there at the far one's latency.
-  if (hw.l2) latency += hw.l2->far_hit_latency.seconds();
+  if (hw.l2) latency = std::max(latency, hw.l2->far_hit_latency.seconds());
   // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming. (At
   // the L2's port, for the share the L2 serves, the estimate ranks shallower pipelines first,
   // which the runs do not bear out: the loaded latency grows with the load.)
@@ -287,6 +293,8 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                                                    hw.hbm_bytes_per_s();
   }
   const double pipeline = rounds * static_cast<double>(steps) * step;
+  e.ranked_s = {e.compute_s, e.sram_s, e.latency_s, e.hbm_s, e.l2_s};
+  std::sort(e.ranked_s.rbegin(), e.ranked_s.rend());
   e.limited_by = step == shared_compute ? (flops_step >= sram_step ? "compute" : "sram")
                  : step == fetch        ? "latency"
                                         : "in_flight";

@@ -14,25 +14,32 @@
 // blocks, r of them resident at once, each of k K-steps (of its split):
 //   a K-step of a block: compute t_c (its FLOPs at the core's rate, or its SRAM operand reads
 //   and tile landings at the ports, the longer) and fetch t_f = (L + t_x (+ t_c with one
-//   stage)) / stages, L the load latency (the HBM's plus the L2's hit latency), t_x its tiles'
-//   bytes at the core's share of BW; the r blocks share the compute unit and the core's
-//   in-flight limit: a step takes max(r t_c, t_f, r x its bytes x L / the limit)
+//   stage)) / stages, L the load latency (a miss's: the later of the HBM's and the L2's far
+//   partition's, which a tile's first read reaches at once), t_x its tiles' bytes at the core's
+//   share of BW; the r blocks share the compute unit and the core's in-flight limit: a step
+//   takes max(r t_c, t_f, r x its bytes x L / the limit)
 //   pipeline  ceil(n / r) x k x that step
 //   time      the longest of the pipeline, Q_HBM / BW and Q / the L2's port, plus the blocks'
 //             launches (ceil(n / r) x the launch latency) and, with split-K, the last split's
-//             tail (L and its partial sums at the core's share of BW) and its adds at FP32.
+//             tail (L and its partial sums at the core's share of BW, or, where they all fit
+//             the L2, the far hit latency and the core's share of the L2's port) and its adds
+//             at FP32.
 // Q is the note's (every tile's A and B panels read); Q_HBM is what of it the L2 does not serve:
-// the blocks running at once (c cores x r, in the grid's block order) read a rows of A panels and
-// b columns of B panels, and while those fit the L2 together each A panel comes from HBM once,
-// B once in all if it stays in the L2 beside them, else once a wave. Without an L2, when they do
-// not fit, and for split-K, Q_HBM = Q. Where `block_order` is not given, each candidate takes
-// the order among row-major and groups of 4, 8 and 16 block rows whose Q_HBM is least.
-// Ties go to the candidate with fewer splits, then fewer blocks, then fewer stages, then fewer
-// threads (the order they are listed in). On cores with thread-block clusters the winner is then
+// the blocks running at once (c cores x r, in the grid's block order) read a rows of A panels and b
+// columns of B panels, and while those fit the L2 together each A panel comes from HBM once, B once
+// in all if it stays in the L2 beside them, else once a wave. Without an L2, when they do not fit,
+// and for split-K, Q_HBM = Q (less the partial sums where the L2 holds them). Where `block_order`
+// is not given, each candidate takes the order among row-major and groups of 4, 8 and 16 block rows
+// whose Q_HBM is least.
+// Equal times go to the candidate with the most room on its other terms (compute, SRAM,
+// latency, HBM and L2 times compared longest first: where one binds, a run's queues take the
+// room the others leave), then to fewer splits, fewer blocks, fewer stages, then fewer threads
+// (the order they are listed in). On cores with thread-block clusters the winner is then
 // tried as a 2 x 1 and a 1 x 2 cluster (its tiles multicast, each read once a pair at the L2),
 // and the faster estimate kept.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +61,9 @@ struct TileEstimate {
   double hbm_s = 0;
   double l2_s = 0;
   double latency_s = 0;
+  /// compute_s, sram_s, latency_s, hbm_s and l2_s, longest first: the first is what binds, the
+  /// others the margin left on the other resources.
+  std::array<double, 5> ranked_s{};
   double launch_s = 0;
   double reduction_s = 0;
   /// The block order estimated: the spec's, or, where the chooser picks it, the best of its.

@@ -81,6 +81,24 @@ TEST(GemmAutoTile, AnL2ThatHoldsTheWavesPanelsServesTheirReReads) {
   EXPECT_DOUBLE_EQ(estimate_tile(gemm_64(), hw).hbm_s, 40960 / 1e12);
 }
 
+TEST(GemmAutoTile, ALoadWaitsForTheLaterOfTheHbmAndTheFarPartition) {
+  // A tile's first read reaches the far partition and the HBM at once, as in the L2's model: its
+  // latency is the longer of the two paths, not their sum.
+  HardwareParams hw = small_machine();
+  L2CacheParams l2;
+  l2.capacity_bytes = 1 << 20;
+  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
+  l2.hit_latency = Time::from_ps(100'000);
+  l2.partitions = 2;
+  l2.far_hit_latency = Time::from_ps(400'000);
+  hw.l2 = l2;
+  // 400 ns across the chip, under the HBM's 1 us: the fetch of the first test.
+  EXPECT_DOUBLE_EQ(estimate_tile(gemm_64(), hw).latency_s, 2 * ((1e-6 + 4096.0 * 4 / 1e12) / 2));
+  // 1.5 us across the chip, over it: the far partition's.
+  hw.l2->far_hit_latency = Time::from_ps(1'500'000);
+  EXPECT_DOUBLE_EQ(estimate_tile(gemm_64(), hw).latency_s, 2 * ((1.5e-6 + 4096.0 * 4 / 1e12) / 2));
+}
+
 TEST(GemmAutoTile, OnTheH100ALargeGemmTakesWarpgroupsAndAClusterLikeCublas) {
   // 4096^3 BF16: with the L2 in the estimate the HBM term no longer decides alone, and the
   // choice is a Hopper kernel's shape: warpgroup MMA, four stages, tiles multicast to a pair.
@@ -149,10 +167,10 @@ TEST(GemmAutoTile, PartialSumsTheL2HoldsAreReadFromIt) {
   EXPECT_DOUBLE_EQ(e.reduction_s, 200e-9 + 4096.0 * 4 / 4e12);
   // The HBM carries neither their writes nor their reads.
   EXPECT_DOUBLE_EQ(without.hbm_s - e.hbm_s, 2 * 64 * 64 * 4 / 1e12);
-  // An L2 too small for them leaves them at the HBM, read at a miss's latency (the HBM's and
-  // the far partition's), as without one.
+  // An L2 too small for them leaves them at the HBM, read at a miss's latency (the later of the
+  // HBM's 1 us and the far partition's 200 ns), as without one.
   hw.l2->capacity_bytes = 8192;
-  EXPECT_DOUBLE_EQ(estimate_tile(spec, hw).reduction_s, 1e-6 + 200e-9 + 4096.0 * 4 / 1e12);
+  EXPECT_DOUBLE_EQ(estimate_tile(spec, hw).reduction_s, 1e-6 + 4096.0 * 4 / 1e12);
   EXPECT_DOUBLE_EQ(estimate_tile(spec, hw).hbm_s, without.hbm_s);
 }
 
@@ -183,6 +201,29 @@ TEST(GemmAutoTile, ASkinnyGemmOnTheH100ApproachesTheWeightStream) {
   // The choice is an ordinary spec: its rules hold and its blocks fit.
   EXPECT_FALSE(check_rules(config.workload));
   EXPECT_GE(config.occupancy.blocks_per_core, 1u);
+}
+
+TEST(GemmAutoTile, AmongEqualEstimatesTheChoiceKeepsTheMostRoom) {
+  // A decode GEMV, 1 x 4096 x 4096 BF16 on the H100: the weights' stream at the HBM's bandwidth
+  // binds every candidate that keeps enough in flight, so many estimates are equal. The choice
+  // is the one with the most room left on its other terms: a shallower pipeline of the same
+  // tile estimates the same time with less room for its loads, and loses.
+  const RunConfig config =
+      auto_gemm_on_h100({"workload.m=1", "workload.n=4096", "workload.k=4096"});
+  const auto& spec = std::get<GemmSpec>(config.workload);
+  ASSERT_TRUE(spec.choice);
+  EXPECT_EQ(spec.choice->limited_by, "hbm");
+  const TileEstimate chosen = estimate_tile(spec, config.hardware);
+  ASSERT_GT(spec.stages, 1u);
+  GemmSpec shallower = spec;
+  shallower.tile_auto = false;
+  shallower.choice.reset();
+  shallower.stages = spec.stages - 1;
+  const TileEstimate other = estimate_tile(shallower, config.hardware);
+  EXPECT_DOUBLE_EQ(other.time_s, chosen.time_s);
+  EXPECT_GT(other.latency_s, chosen.latency_s);
+  EXPECT_EQ(chosen.ranked_s[0], chosen.hbm_s);
+  EXPECT_LT(chosen.ranked_s, other.ranked_s);
 }
 
 TEST(GemmAutoTile, TheChoiceIsTheSameEveryTime) {

@@ -185,8 +185,11 @@ std::uint64_t tiled_gemm_bytes(const GemmSpec& g) {
   auto blocks = [](std::uint64_t size, std::uint64_t tile) { return (size + tile - 1) / tile; };
   const std::uint64_t splits =
       g.decomposition.kind == GemmDecomposition::split_k ? g.decomposition.splits : 1;
-  return blocks(g.n, g.tile.n) * g.m * g.k * e + blocks(g.m, g.tile.m) * g.k * g.n * e +
-         g.m * g.n * e + 2 * (splits - 1) * g.m * g.n * a;
+  // A cluster's blocks multicast their tiles: a 1 x 2 cluster reads each tile of A once for its
+  // two blocks, a 2 x 1 cluster each tile of B.
+  return blocks(g.n, g.tile.n) / g.cluster.n * g.m * g.k * e +
+         blocks(g.m, g.tile.m) / g.cluster.m * g.k * g.n * e + g.m * g.n * e +
+         2 * (splits - 1) * g.m * g.n * a;
 }
 
 class OnnxImportTest : public ::testing::Test {

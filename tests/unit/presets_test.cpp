@@ -160,22 +160,27 @@ TEST(Presets, EveryPresetHasAnL2AndGpuLimits) {
   }
 }
 
-// The L2 in two partitions on every preset, near and far hits as measured on the A100 and the
-// H100 PCIe (the H100 SXM5 and the H200 take the latter's: the same die and L2).
+// The L2 in two partitions on every preset, near hits as measured on the A100 and the H100 PCIe
+// and far hits as the model reads their far plateaus (the H100 SXM5 and the H200 take the H100
+// PCIe's: the same die and L2).
 TEST(Presets, TheL2IsTwoPartitionsWithTheMeasuredNearAndFarHitLatencies) {
   for (const auto& [path, near_ns, far_ns] :
-       {std::tuple{kA100, 150, 301}, std::tuple{kH100Pcie, 151, 271}, std::tuple{kH100, 151, 271},
-        std::tuple{kH200, 151, 271}}) {
+       {std::tuple{kA100, 150, 452}, std::tuple{kH100Pcie, 151, 390}, std::tuple{kH100, 151, 390},
+        std::tuple{kH200, 151, 390}}) {
     SCOPED_TRACE(path);
     const HardwareParams hw = preset(path).hardware;
     EXPECT_EQ(hw.l2->partitions, 2u);
     EXPECT_EQ(hw.l2->hit_latency.ps(), near_ns * 1000u);
     EXPECT_EQ(hw.l2->far_hit_latency.ps(), far_ns * 1000u);
   }
-  // The A100's, in its cycles at 1410 MHz: 211 and 424.
+  // The A100's, in its cycles at 1410 MHz: 211 measured, and 2 x 424 - 211 from the far plateau
+  // of 424 measured past half the L2, where a chase is half near and half far hits.
   const HardwareParams a100 = preset(kA100).hardware;
   EXPECT_NEAR(a100.l2->hit_latency.seconds() * 1.41e9, 211, 1);
-  EXPECT_NEAR(a100.l2->far_hit_latency.seconds() * 1.41e9, 424, 1);
+  EXPECT_NEAR(a100.l2->far_hit_latency.seconds() * 1.41e9, 2 * 424 - 211, 1);
+  // The H100 PCIe's at 1755 MHz: 265 and 2 x 475 - 265.
+  const HardwareParams h100 = preset(kH100Pcie).hardware;
+  EXPECT_NEAR(h100.l2->far_hit_latency.seconds() * 1.755e9, 2 * 475 - 265, 1);
 }
 
 // Hopper has thread-block clusters (8 blocks, the portable size) and warpgroup MMA; Ampere
