@@ -30,6 +30,22 @@ HardwareParams small_machine() {
   return hw;
 }
 
+// small_machine() with an L2 of 1 MiB, 4 TB/s and 100 ns hits; in two partitions, their far hits
+// taking `far_hit_ps`, where that is given.
+HardwareParams small_machine_with_l2(std::uint64_t far_hit_ps = 0) {
+  HardwareParams hw = small_machine();
+  L2CacheParams l2;
+  l2.capacity_bytes = 1 << 20;
+  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
+  l2.hit_latency = Time::from_ps(100'000);
+  if (far_hit_ps != 0) {
+    l2.partitions = 2;
+    l2.far_hit_latency = Time::from_ps(far_hit_ps);
+  }
+  hw.l2 = l2;
+  return hw;
+}
+
 // configs/workloads/ops/gemm-auto.yaml (tile: auto, BF16) on the H100 preset, with `keys`.
 RunConfig auto_gemm_on_h100(const std::vector<std::string>& keys) {
   return load_config(test::config_path("hardware/h100-sxm5-80gb.yaml"),
@@ -66,12 +82,7 @@ TEST(GemmAutoTile, AnL2ThatHoldsTheWavesPanelsServesTheirReReads) {
   // The 4 blocks run at once (one a core): 2 rows of A panels and 2 columns of B panels, 4096 B
   // each, 16 KiB together; B (8 KiB) fits beside them. Each of A and B then crosses HBM once:
   // 8192 + 8192 B read of the note's 32768, and C's 8192 B written.
-  HardwareParams hw = small_machine();
-  L2CacheParams l2;
-  l2.capacity_bytes = 1 << 20;
-  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
-  l2.hit_latency = Time::from_ps(100'000);
-  hw.l2 = l2;
+  HardwareParams hw = small_machine_with_l2();
   const TileEstimate cached = estimate_tile(gemm_64(), hw);
   EXPECT_DOUBLE_EQ(cached.hbm_s, (8192.0 + 8192 + 8192) / 1e12);
   // Every tile's read still crosses the L2's port: the note's Q.
@@ -84,14 +95,7 @@ TEST(GemmAutoTile, AnL2ThatHoldsTheWavesPanelsServesTheirReReads) {
 TEST(GemmAutoTile, ALoadWaitsForTheLaterOfTheHbmAndTheFarPartition) {
   // A tile's first read reaches the far partition and the HBM at once, as in the L2's model: its
   // latency is the longer of the two paths, not their sum.
-  HardwareParams hw = small_machine();
-  L2CacheParams l2;
-  l2.capacity_bytes = 1 << 20;
-  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
-  l2.hit_latency = Time::from_ps(100'000);
-  l2.partitions = 2;
-  l2.far_hit_latency = Time::from_ps(400'000);
-  hw.l2 = l2;
+  HardwareParams hw = small_machine_with_l2(400'000);
   // 400 ns across the chip, under the HBM's 1 us: the fetch of the first test.
   EXPECT_DOUBLE_EQ(estimate_tile(gemm_64(), hw).latency_s, 2 * ((1e-6 + 4096.0 * 4 / 1e12) / 2));
   // 1.5 us across the chip, over it: the far partition's.
@@ -152,14 +156,7 @@ TEST(GemmAutoTile, PartialSumsTheL2HoldsAreReadFromIt) {
   GemmSpec spec = gemm_64();
   spec.stages = 1;
   spec.decomposition = DecompositionParams{GemmDecomposition::split_k, 2};
-  HardwareParams hw = small_machine();
-  L2CacheParams l2;
-  l2.capacity_bytes = 1 << 20;
-  l2.bandwidth.bytes_per_second = 4'000'000'000'000;
-  l2.hit_latency = Time::from_ps(100'000);
-  l2.partitions = 2;
-  l2.far_hit_latency = Time::from_ps(200'000);
-  hw.l2 = l2;
+  HardwareParams hw = small_machine_with_l2(200'000);
   const TileEstimate without = estimate_tile(spec, small_machine());
   const TileEstimate e = estimate_tile(spec, hw);
   // The last split reads one 32 x 32 FP32 partial from the L2 that holds all four tiles' (16 KiB
