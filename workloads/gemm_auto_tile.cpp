@@ -326,6 +326,15 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
   std::optional<Scored> best_unsplit;
   std::optional<Scored> best_split;
   std::uint64_t candidates = 0;
+  std::uint64_t equal_estimates = 0;  // candidates whose estimate equals the best so far
+  // Counts `scored` among those equal to the best, before it may become the best.
+  const auto count_equal = [&](const Scored& scored) {
+    if (!best || scored.estimate.time_s < best->estimate.time_s) {
+      equal_estimates = 1;
+    } else if (scored.estimate.time_s == best->estimate.time_s) {
+      ++equal_estimates;
+    }
+  };
   // The largest tiles first: their estimates are the bounds that spare the smaller ones theirs.
   std::vector<std::uint64_t> tms = sizes.m;
   std::vector<std::uint64_t> tns = sizes.n;
@@ -388,6 +397,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                                 spec.batch.count * g.rows * g.cols * splits, key};
                   scored.spec.block_order = scored.estimate.block_order;
                   if (!kind || better(scored, *kind)) kind = scored;
+                  count_equal(scored);
                   if (!best || better(scored, *best)) best = std::move(scored);
                 }
               }
@@ -412,6 +422,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
       Scored scored{c, estimate_tile(c, hw), spec.batch.count * g.rows * g.cols, best->key};
       scored.spec.block_order = scored.estimate.block_order;
       ++candidates;
+      count_equal(scored);
       if (better(scored, *best)) {
         best_unsplit = scored;
         best = std::move(scored);
@@ -424,8 +435,13 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
   choice.candidates = candidates;
   choice.estimated_time_s = best->estimate.time_s;
   choice.limited_by = std::string(best->estimate.limited_by);
-  choice.reason = fmt::format("{}: {} (of {} candidates that fit a core)", candidate_label(chosen),
-                              estimate_text(best->estimate), candidates);
+  choice.reason = fmt::format("{}: {} (of {} candidates that fit a core{})",
+                              candidate_label(chosen), estimate_text(best->estimate), candidates,
+                              equal_estimates > 1
+                                  ? fmt::format("; {} estimated the same, and it leaves the most "
+                                                "room on its other terms",
+                                                equal_estimates)
+                                  : "");
   const bool split = chosen.decomposition.splits > 1;
   const std::optional<Scored>& other = split ? best_unsplit : best_split;
   if (other) {

@@ -221,6 +221,10 @@ TEST(GemmAutoTile, AmongEqualEstimatesTheChoiceKeepsTheMostRoom) {
   EXPECT_GT(other.latency_s, chosen.latency_s);
   EXPECT_EQ(chosen.ranked_s[0], chosen.hbm_s);
   EXPECT_LT(chosen.ranked_s, other.ranked_s);
+  // The report says so.
+  EXPECT_NE(spec.choice->reason.find("estimated the same, and it leaves the most room"),
+            std::string::npos)
+      << spec.choice->reason;
 }
 
 TEST(GemmAutoTile, TheChoiceIsTheSameEveryTime) {
