@@ -649,7 +649,7 @@ void L2CacheTiming::place_lines(std::uint64_t first, std::uint64_t last, std::ui
   }
 }
 
-void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
+void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes, LeftBy left_by) {
   if (bytes == 0) return;
   const std::uint64_t first = address >> line_shift_;
   const std::uint64_t last = (address + bytes - 1) >> line_shift_;
@@ -661,7 +661,7 @@ void L2CacheTiming::preload(std::uint64_t address, std::uint64_t bytes) {
   };
   // Copies first, for each partition near a core, of the lines homed elsewhere; then every line
   // at home, taking the copies' ways where a partition cannot hold both.
-  if (params_.partitions > 1) {
+  if (params_.partitions > 1 && left_by == LeftBy::reads) {
     for (const std::uint32_t partition : near_partitions_) {
       place_lines(first, last, partition, touched);
     }

@@ -355,13 +355,17 @@ class L2CacheTiming final : public MemoryLevel {
   /// Serves a request of core `core` arriving at `now` (in time order); returns when it is done.
   Time access(Time now, const Region& region, bool is_write, std::uint32_t core = 0);
 
+  /// How a kernel before this one left a range in the L2: it read the lines (each at home, and
+  /// copied in the partitions whose cores read it) or wrote them (at home only: stores go there).
+  enum class LeftBy : std::uint8_t { reads, writes };
+
   /// Puts the lines of [address, address + bytes) in the cache, clean, before the run starts,
   /// as a kernel before this one left them (they count in no statistic): each in its home
-  /// partition, and a copy in every other partition near one of this run's cores, as reading
-  /// them on these cores would leave. The copies are placed first, so that where a partition
-  /// cannot hold both, its home lines stay; where a set cannot hold them all, the last ones
-  /// placed stay, as least-recently-used replacement keeps them.
-  void preload(std::uint64_t address, std::uint64_t bytes);
+  /// partition, and, where it read them, a copy in every other partition near one of this run's
+  /// cores, as reading them on these cores would leave. The copies are placed first, so that
+  /// where a partition cannot hold both, its home lines stay; where a set cannot hold them all,
+  /// the last ones placed stay, as least-recently-used replacement keeps them.
+  void preload(std::uint64_t address, std::uint64_t bytes, LeftBy left_by = LeftBy::reads);
 
   /// Counts the dirty lines (dirty_at_end_lines, dirty_at_end_bytes) and leaves them dirty.
   void end_of_run() override;

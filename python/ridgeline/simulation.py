@@ -41,6 +41,7 @@ def run(
     busy_profile: Optional[PathArgument] = None,
     timeout: Optional[float] = None,
     l2_resident: Optional[Sequence[str]] = None,
+    l2_written: Optional[Sequence[str]] = None,
     jobs: Optional[int] = None,
     skip_unsupported: bool = False,
 ) -> Dict[str, Any]:
@@ -82,7 +83,9 @@ def run(
         timeout: seconds the simulation may take; past them it is killed and
             ``SimulationError`` raised (default: no limit).
         l2_resident: start with these input tensors of the workload (``"A"``, ``"x"``) in the
-            L2, as a kernel before it would leave them (``--l2-resident``).
+            L2, as a kernel before it would leave them having read them (``--l2-resident``).
+        l2_written: the same for tensors a kernel before wrote and none read since: at their
+            home partition only (``--l2-written``).
         jobs: a graph workload's distinct kernels simulated at once (``-j``; default: the
             machine's cores).
         skip_unsupported: an ONNX model: leave out the operators that map to no kernel, and
@@ -123,6 +126,8 @@ def run(
             arguments += [option, os.fspath(value)]
     if l2_resident:
         arguments += ["--l2-resident", ",".join(l2_resident)]
+    if l2_written:
+        arguments += ["--l2-written", ",".join(l2_written)]
     if jobs is not None:
         arguments += ["-j", str(jobs)]
     if skip_unsupported:

@@ -39,6 +39,8 @@ def test_an_input_left_in_the_l2_is_not_read_again():
     cold = ridgeline.run(H100, gemm)["simulated"]["hbm_read_bytes"]
     warm = ridgeline.run(H100, gemm, l2_resident=["A"])["simulated"]["hbm_read_bytes"]
     assert cold - warm == 512 * 1024 * 2  # A, BF16, read once when cold
+    written = ridgeline.run(H100, gemm, l2_written=["A"])["simulated"]
+    assert written["hbm_read_bytes"] == warm  # in the L2 all the same, at home only
 
 
 def test_kernels_is_a_table_of_a_graphs_kernels_with_the_simulated_beside():

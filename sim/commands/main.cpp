@@ -52,7 +52,8 @@ struct RunOptions {
   std::string html_path;
   bool quiet = false;
   WaveformOptions traces;
-  std::vector<std::string> l2_resident;  ///< run: input tensors in the L2 at the start
+  std::vector<std::string> l2_resident;  ///< run: input tensors in the L2 at the start, read
+  std::vector<std::string> l2_written;   ///< run: the same, written and not read since
   std::string busy_profile_path;         ///< run: the units' busy time over the run, as JSON
   unsigned jobs = 1;                     ///< run of a graph: kernels simulated at once
   bool skip_unsupported = false;         ///< an ONNX model: leave out what maps to no kernel
@@ -211,6 +212,7 @@ int graph_command(const RunOptions& options, bool simulate) {
        {std::pair{!options.traces.vcd_path.empty() || !options.traces.patterns.empty(),
                   "--vcd / --trace"},
         std::pair{!options.l2_resident.empty(), "--l2-resident"},
+        std::pair{!options.l2_written.empty(), "--l2-written"},
         std::pair{!options.busy_profile_path.empty(), "--busy-profile"}}) {
     if (asked) {
       throw ConfigError(
@@ -268,6 +270,7 @@ int run_command(const RunOptions& options, char** argv) {
   if (!loaded) return graph_command(options, true);
   RunConfig& config = *loaded;
   set_l2_resident(config, options.l2_resident);
+  set_l2_resident(config, options.l2_written, L2CacheTiming::LeftBy::writes);
   const char* settled = std::getenv(kSettledPowerLimitVariable);
   if (settled) {
     resume_settled_power_limit(config, settled);
@@ -397,6 +400,11 @@ int main(int argc, char** argv) {
   run->add_option("--l2-resident", options.l2_resident,
                   "start with these input tensors of the workload in the L2, as a kernel before "
                   "it left them, e.g. --l2-resident A or x,weight; a graph decides this itself "
+                  "(default: none)")
+      ->delimiter(',');
+  run->add_option("--l2-written", options.l2_written,
+                  "the same for input tensors a kernel before wrote and none has read since: in "
+                  "the L2 at home only, without the copies reads leave in the other partitions "
                   "(default: none)")
       ->delimiter(',');
   run->add_option("--busy-profile", options.busy_profile_path,

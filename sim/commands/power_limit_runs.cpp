@@ -71,8 +71,9 @@ PowerLimitTrialRun run_at(const RunConfig& config, std::uint64_t hz, const std::
   std::vector<std::string> overrides = config.overrides;
   overrides.push_back(fmt::format("hardware.clock={}Hz", hz));
   overrides.push_back("hardware.power_limit=null");
-  const std::vector<std::string> arguments = run_arguments(
-      config.hardware_path, config.workload_path, overrides, json, config.l2_resident);
+  const std::vector<std::string> arguments =
+      run_arguments(config.hardware_path, config.workload_path, overrides, json, config.l2_resident,
+                    config.l2_written);
   const ChildResult result = run_children(self_executable(), {arguments}, 1)[0];
   if (!result.ok()) {
     throw InternalError(

@@ -22,18 +22,22 @@ void check_override_roots(const std::vector<std::string>& overrides) {
   }
 }
 
-void set_l2_resident(RunConfig& config, const std::vector<std::string>& names) {
+void set_l2_resident(RunConfig& config, const std::vector<std::string>& names,
+                     L2CacheTiming::LeftBy left_by) {
   if (names.empty()) return;
-  const SourceLocation where{"--l2-resident", 0, 0};
+  const bool read = left_by == L2CacheTiming::LeftBy::reads;
+  const char* option = read ? "--l2-resident" : "--l2-written";
+  const SourceLocation where{option, 0, 0};
   if (!config.hardware.l2) {
     throw ConfigError(where, "", fmt::format("{}", fmt::join(names, ",")),
                       fmt::format("hardware '{}' has no L2 to hold them", config.hardware.name),
-                      "give a machine with an l2 section, or leave --l2-resident out");
+                      fmt::format("give a machine with an l2 section, or leave {} out", option));
   }
   std::vector<std::string> inputs;
   for (const TensorRef& tensor : workload_tensors(config.workload)) {
     if (tensor.role == TensorRole::input) inputs.push_back(tensor.name);
   }
+  const std::vector<std::string>& other = read ? config.l2_written : config.l2_resident;
   for (const std::string& name : names) {
     if (std::find(inputs.begin(), inputs.end(), name) == inputs.end()) {
       throw ConfigError(
@@ -41,8 +45,14 @@ void set_l2_resident(RunConfig& config, const std::vector<std::string>& names) {
           fmt::format("is not an input tensor of this {}", kind_name(config.workload)),
           fmt::format("its inputs: {}", fmt::join(inputs, ", ")));
     }
+    if (std::find(other.begin(), other.end(), name) != other.end()) {
+      throw ConfigError(where, "", name,
+                        fmt::format("is given to {} too: a kernel before left it read or written",
+                                    read ? "--l2-written" : "--l2-resident"),
+                        "name it in one of the two");
+    }
   }
-  config.l2_resident = names;
+  (read ? config.l2_resident : config.l2_written) = names;
 }
 
 std::optional<Violation> check_data_type(const HardwareParams& hw, const WorkloadSpec& workload) {

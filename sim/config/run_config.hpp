@@ -35,8 +35,12 @@ struct RunConfig {
   /// them on stderr before they run; the JSON report records them (config.warnings).
   std::vector<ConfigWarning> warnings;
   /// The workload's input tensors (by the kind's own names: "A", "x") that are in the L2 when
-  /// the run starts, as a kernel before it left them (a graph's, or `run --l2-resident`).
+  /// the run starts, as a kernel before it left them (a graph's, or `run --l2-resident`): read,
+  /// so each partition near a core holds a copy where there is room.
   std::vector<std::string> l2_resident;
+  /// The same for tensors a kernel before it wrote and none has read since (a graph's, or
+  /// `run --l2-written`): at home only, as stores leave them.
+  std::vector<std::string> l2_written;
 };
 
 /// A configuration document: a file, or its text given in the file's place (a YAML string from
@@ -65,10 +69,12 @@ RunConfig load_config(const ConfigInput& hardware, const ConfigInput& workload,
 /// Every override's key path starts with `hardware.` or `workload.` (throws ConfigError).
 void check_override_roots(const std::vector<std::string>& overrides);
 
-/// Sets config.l2_resident to `names`, the workload's input tensors that a kernel before it
-/// left in the L2 (`run --l2-resident`); throws ConfigError for a name that is no input of the
-/// workload, or a machine without an L2.
-void set_l2_resident(RunConfig& config, const std::vector<std::string>& names);
+/// Sets config.l2_resident (`left_by` reads: `run --l2-resident`) or config.l2_written (writes:
+/// `run --l2-written`) to `names`, the workload's input tensors that a kernel before it left in
+/// the L2; throws ConfigError for a name that is no input of the workload or is in the other
+/// list already, or a machine without an L2.
+void set_l2_resident(RunConfig& config, const std::vector<std::string>& names,
+                     L2CacheTiming::LeftBy left_by = L2CacheTiming::LeftBy::reads);
 
 // The steps of load_config on typed values, for callers that set values without YAML (sweeps).
 // Each rule returns what it finds broken; load_config reports it at the key's position.

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "sim/config/config_node.hpp"
@@ -490,9 +491,14 @@ class GraphReader {
       recent.push_front(tensor);
       where[tensor] = recent.begin();
     };
+    // Tensors a kernel wrote and none has read since: their lines are at home only (a store goes
+    // there), without the copies reads leave in the partitions of the cores that read them.
+    std::set<std::string> written_unread;
     config_.run_of.assign(config_.kernels.size(), 0);
     config_.l2_resident_bytes.assign(config_.kernels.size(), 0);
-    std::map<std::pair<std::size_t, std::vector<std::string>>, std::size_t> run_index;
+    std::map<std::tuple<std::size_t, std::vector<std::string>, std::vector<std::string>>,
+             std::size_t>
+        run_index;
     for (std::size_t k : config_.order) {
       const GraphKernel& kernel = config_.kernels[k];
       std::vector<TensorRef> ins;
@@ -500,6 +506,7 @@ class GraphReader {
         if (ref.role == TensorRole::input) ins.push_back(std::move(ref));
       }
       std::vector<std::string> resident;
+      std::vector<std::string> written;
       std::uint64_t resident_bytes = 0;
       std::set<std::string> counted;
       for (std::size_t i = 0; i < kernel.reads.size(); ++i) {
@@ -512,19 +519,26 @@ class GraphReader {
           if (distance > capacity) break;
         }
         if (distance > capacity) continue;
-        resident.push_back(ins[i].name);
+        (written_unread.count(tensor) ? written : resident).push_back(ins[i].name);
         if (counted.insert(tensor).second) resident_bytes += uses_.at(tensor).bytes();
       }
-      for (const std::string& tensor : kernel.reads) touch(tensor);
-      for (const std::string& tensor : kernel.writes) touch(tensor);
+      for (const std::string& tensor : kernel.reads) {
+        touch(tensor);
+        written_unread.erase(tensor);
+      }
+      for (const std::string& tensor : kernel.writes) {
+        touch(tensor);
+        written_unread.insert(tensor);
+      }
       config_.l2_resident_bytes[k] = resident_bytes;
 
       const std::size_t distinct = distinct_of_[k];
-      auto [run, fresh] = run_index.try_emplace({distinct, resident}, config_.runs.size());
+      auto [run, fresh] = run_index.try_emplace({distinct, resident, written}, config_.runs.size());
       if (fresh) {
         GraphRun added;
         added.config = analysed_[distinct];
         added.config.l2_resident = resident;
+        added.config.l2_written = written;
         added.document = documents_[distinct];
         config_.runs.push_back(std::move(added));
       }

@@ -8,7 +8,9 @@
 // touched (read or written) by an earlier kernel and the bytes of the distinct tensors touched
 // since then, with its own, fit the L2's capacity (least-recently-used reuse distance, whole
 // tensors, touched in each kernel's order: its reads, then its writes). The simulation starts
-// such a kernel with those tensors' lines in the L2 (RunConfig::l2_resident).
+// such a kernel with those tensors' lines in the L2: read by a kernel since they were last
+// written (RunConfig::l2_resident, copied in the partitions near the cores), or written and not
+// read since (RunConfig::l2_written, at home only).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,8 @@ namespace ridgeline {
 
 /// A kernel as it runs: the distinct workload and the tensors it finds in the L2.
 struct GraphRun {
-  RunConfig config;      ///< the kernel's workload analysed on the machine; l2_resident set
+  RunConfig config;      ///< the kernel's workload analysed on the machine; l2_resident and
+                         ///< l2_written set
   std::string document;  ///< its `workload:` document as YAML, for a run of its own
   std::vector<std::size_t> kernels;  ///< the graph's kernels that are this run, in run order
 };

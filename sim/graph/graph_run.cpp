@@ -64,7 +64,7 @@ std::vector<KernelSimulation> simulate_graph(const GraphConfig& config, unsigned
     reports.push_back(fmt::format("{}/kernel-{}.json", scratch, i));
     std::vector<std::string> args =
         run_arguments(config.hardware_path, workload, run.config.overrides, reports.back(),
-                      run.config.l2_resident);
+                      run.config.l2_resident, run.config.l2_written);
     if (busy_profiles) {
       args.push_back("--busy-profile");
       args.push_back(busy_path(scratch, i));

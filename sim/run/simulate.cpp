@@ -68,16 +68,21 @@ void run_traced(Accelerator& accelerator, const RunConfig& config, const Wavefor
   if (tracer) tracer->finish();
 }
 
-// The tensors a kernel before this one left in the L2 (RunConfig::l2_resident), in their order;
-// a trace's, the bytes it touches (run --l2-resident data).
+// The tensors a kernel before this one left in the L2, read (RunConfig::l2_resident: copies in
+// the partitions near the cores too) or written (l2_written: at home only), in their order; a
+// trace's, the bytes it touches (run --l2-resident data).
 void preload_l2(Accelerator& accelerator, const RunConfig& config) {
-  if (config.l2_resident.empty()) return;
+  if (config.l2_resident.empty() && config.l2_written.empty()) return;
   auto* l2 =
       accelerator.levels.empty() ? nullptr : dynamic_cast<L2Cache*>(accelerator.levels[0].get());
   if (!l2) throw InternalError("L2-resident tensors asked of a machine without an L2");
   for (const TensorRef& tensor : workload_tensors(config.workload)) {
-    for (const std::string& name : config.l2_resident) {
-      if (name == tensor.name) l2->timing().preload(tensor.address, tensor.bytes());
+    for (const auto& [names, left_by] :
+         {std::pair{&config.l2_resident, L2CacheTiming::LeftBy::reads},
+          std::pair{&config.l2_written, L2CacheTiming::LeftBy::writes}}) {
+      for (const std::string& name : *names) {
+        if (name == tensor.name) l2->timing().preload(tensor.address, tensor.bytes(), left_by);
+      }
     }
   }
 }

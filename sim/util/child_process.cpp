@@ -58,15 +58,18 @@ std::string make_temporary_directory(const std::string& prefix) {
 std::vector<std::string> run_arguments(const std::string& hardware, const std::string& workload,
                                        const std::vector<std::string>& overrides,
                                        const std::string& json,
-                                       const std::vector<std::string>& l2_resident) {
+                                       const std::vector<std::string>& l2_resident,
+                                       const std::vector<std::string>& l2_written) {
   std::vector<std::string> arguments{"run", hardware, workload, "--quiet", "--json", json};
   for (const std::string& assignment : overrides) {
     arguments.push_back("--set");
     arguments.push_back(assignment);
   }
-  if (!l2_resident.empty()) {
-    arguments.push_back("--l2-resident");
-    arguments.push_back(fmt::format("{}", fmt::join(l2_resident, ",")));
+  for (const auto& [option, names] :
+       {std::pair{"--l2-resident", &l2_resident}, std::pair{"--l2-written", &l2_written}}) {
+    if (names->empty()) continue;
+    arguments.push_back(option);
+    arguments.push_back(fmt::format("{}", fmt::join(*names, ",")));
   }
   return arguments;
 }

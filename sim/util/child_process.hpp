@@ -33,13 +33,15 @@ std::string self_executable();
 /// A new, empty folder /tmp/PREFIX-XXXXXX (std::runtime_error when none can be made).
 std::string make_temporary_directory(const std::string& prefix);
 
-/// `ridgeline run HARDWARE WORKLOAD --quiet --json JSON` with each override as `--set`, and
-/// `--l2-resident` with the tensors of `l2_resident` when it has any: a child's arguments for one
-/// simulation whose report is read back from `json`.
+/// `ridgeline run HARDWARE WORKLOAD --quiet --json JSON` with each override as `--set`,
+/// `--l2-resident` with the tensors of `l2_resident` and `--l2-written` with those of
+/// `l2_written` when they have any: a child's arguments for one simulation whose report is read
+/// back from `json`.
 std::vector<std::string> run_arguments(const std::string& hardware, const std::string& workload,
                                        const std::vector<std::string>& overrides,
                                        const std::string& json,
-                                       const std::vector<std::string>& l2_resident = {});
+                                       const std::vector<std::string>& l2_resident = {},
+                                       const std::vector<std::string>& l2_written = {});
 
 /// Up to `jobs` children at once, each given back as it ends. Children get stdout discarded and
 /// stderr captured, and are killed if this process dies (so a killed sweep leaves none behind).

@@ -141,6 +141,9 @@ TEST(GraphRun, AnInputLeftInTheL2IsNotReadFromHbm) {
   // A is 512 x 1024 BF16: 1 MiB, read once from HBM when cold (the L2 serves its re-reads).
   EXPECT_EQ(cold - warm, 1u << 20);
   EXPECT_EQ(read_bytes("--l2-resident A,B"), 0u);
+  // Left written, at home only, A is in the L2 just the same.
+  EXPECT_EQ(read_bytes("--l2-written A"), warm);
+  EXPECT_EQ(read_bytes("--l2-resident B --l2-written A"), 0u);
 }
 
 TEST(GraphAnalyze, PrintsTheKernelsByShareOfTime) {

@@ -620,6 +620,26 @@ TEST(L2CacheTiming, PreloadingCopiesTheLinesIntoThePartitionsNearTheRunsCores) {
   EXPECT_EQ(memory.requests.size(), 0u);
 }
 
+TEST(L2CacheTiming, LinesAKernelWroteArePreloadedAtHomeOnly) {
+  // Stores go to a line's home: a kernel that wrote the range and read nothing of it left no
+  // copies, so core 0 reaches the lines homed in partition 1 across the chip, once, and copies
+  // them then.
+  RecordingMemory memory;
+  L2CacheTiming l2(partitioned(64, 4), memory, kCores);
+  l2.preload(0, 32 * kLine, L2CacheTiming::LeftBy::writes);
+  std::uint64_t far_lines = 0;
+  for (std::uint64_t line = 0; line < 32; ++line) {
+    EXPECT_TRUE(l2.contains(line * kLine));
+    EXPECT_FALSE(l2.has_copy(line * kLine, 0) || l2.has_copy(line * kLine, 1)) << line;
+    far_lines += l2.home_partition(line * kLine) == 1 ? 1 : 0;
+  }
+  ASSERT_GT(far_lines, 0u);
+  EXPECT_EQ(l2.access(at(0), contiguous(0, 32 * kLine), false, 0).ps(), 4096u + 300);
+  EXPECT_EQ(l2.stats().copy_fill_lines, far_lines);
+  EXPECT_EQ(l2.access(at(10'000), contiguous(0, 32 * kLine), false, 0).ps(), 10'000u + 4096 + 100);
+  EXPECT_EQ(memory.requests.size(), 0u);
+}
+
 // A range longer than the cache leaves its last lines at home, filling every way: the copies
 // placed before them gave way.
 TEST(L2CacheTiming, PreloadingARangeLongerThanAPartitionedCacheLeavesOnlyItsLastHomeLines) {

@@ -1,5 +1,5 @@
 // The child-process pool sweeps and studies run simulations in: exit codes, signals, stderr, time
-// limits, results handed back as children end.
+// limits, results handed back as children end; and the arguments of a child's run.
 #include "sim/util/child_process.hpp"
 
 #include <gtest/gtest.h>
@@ -57,6 +57,15 @@ TEST(ChildPool, RunChildrenKeepsTheOrderGiven) {
   EXPECT_EQ(results[0].exit_code, 3);
   EXPECT_EQ(results[1].exit_code, 4);
   EXPECT_EQ(results[2].exit_code, 5);
+}
+
+TEST(RunArguments, NameTheTensorsLeftInTheL2ReadAndWritten) {
+  EXPECT_EQ(run_arguments("h.yaml", "w.yaml", {"workload.m=8"}, "r.json"),
+            (std::vector<std::string>{"run", "h.yaml", "w.yaml", "--quiet", "--json", "r.json",
+                                      "--set", "workload.m=8"}));
+  EXPECT_EQ(run_arguments("h.yaml", "w.yaml", {}, "r.json", {"x", "b"}, {"a"}),
+            (std::vector<std::string>{"run", "h.yaml", "w.yaml", "--quiet", "--json", "r.json",
+                                      "--l2-resident", "x,b", "--l2-written", "a"}));
 }
 
 }  // namespace
