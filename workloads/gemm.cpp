@@ -227,6 +227,11 @@ std::uint64_t promotion_flops(const GemmSpec& s) {
   return s.batch.count * g.rows * s.tile.m * g.cols * s.tile.n * 2 * promotions;
 }
 
+std::uint64_t partial_sum_bytes(const GemmSpec& s) {
+  if (s.decomposition.kind != GemmDecomposition::split_k) return 0;
+  return (s.decomposition.splits - 1) * s.batch.count * s.m * s.n * element_bytes(s.accumulator);
+}
+
 namespace {
 
 // The rules of the batch and the decomposition (after the tile's own).
@@ -488,7 +493,7 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
   a.hbm_write_bytes = batch * s.m * s.n * e;  // C written once, never read
   // Split-K: every split but the last writes its partial sums of C in the accumulator type,
   // the last reads them back and adds them to its own, on the vector units over whole tiles.
-  const std::uint64_t partials = (splits - 1) * batch * s.m * s.n * element_bytes(s.accumulator);
+  const std::uint64_t partials = partial_sum_bytes(s);
   a.hbm_write_bytes += partials;
   a.hbm_read_bytes += partials;
   a.hbm_register_read_bytes = partials;  // the last split adds them in registers

@@ -226,6 +226,9 @@ std::uint64_t promotions_after(const GemmSpec& spec, std::uint64_t step, std::ui
 /// The FP32 FLOPs of every block's promotions: one fused multiply-add (2 FLOPs) an accumulator of
 /// the padded tiles a promotion (an add alone takes the FMA's issue slot).
 std::uint64_t promotion_flops(const GemmSpec& spec);
+/// A split-K GEMM's partial sums: every split but the last writes its share of C in the
+/// accumulator type, and the last reads them back (bytes each way; 0 without split-K).
+std::uint64_t partial_sum_bytes(const GemmSpec& spec);
 
 /// The rules that tie the spec's values together: every count fits 63 bits, tiles are no larger
 /// than the matrix and divide it unless tiled, stages <= K-steps, the register tile divides the

@@ -87,7 +87,9 @@ bool better(const Scored& a, const Scored& b) {
   if (a.estimate.time_s != b.estimate.time_s) return a.estimate.time_s < b.estimate.time_s;
   // Equal times have the same binding term: then the one with more room on the others, which
   // a run's queues take when two of them are near their limits.
-  if (a.estimate.ranked_s != b.estimate.ranked_s) return a.estimate.ranked_s < b.estimate.ranked_s;
+  if (const auto ranked_a = ranked_terms(a.estimate), ranked_b = ranked_terms(b.estimate);
+      ranked_a != ranked_b)
+    return ranked_a < ranked_b;
   if (a.spec.decomposition.splits != b.spec.decomposition.splits)
     return a.spec.decomposition.splits < b.spec.decomposition.splits;
   if (a.blocks != b.blocks) return a.blocks < b.blocks;
@@ -185,6 +187,12 @@ CandidateOrders candidate_orders(const GemmSpec& s) {
 
 }  // namespace
 
+std::array<double, 5> ranked_terms(const TileEstimate& e) {
+  std::array<double, 5> terms{e.compute_s, e.sram_s, e.latency_s, e.hbm_s, e.l2_s};
+  std::sort(terms.rbegin(), terms.rend());
+  return terms;
+}
+
 TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   const Analysis a = analyze(s, roof_of(hw, s.dtype), hw.threads);
   const Occupancy o = occupancy(
@@ -267,8 +275,7 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   }
   // A split-K's partial sums are read back moments after they are written: where they all fit
   // the L2, it holds them (written back, if ever, after the kernel) and they never reach HBM.
-  const auto partial_bytes =
-      static_cast<double>((splits - 1) * s.batch.count * s.m * s.n * element_bytes(s.accumulator));
+  const auto partial_bytes = static_cast<double>(partial_sum_bytes(s));
   const bool partials_in_l2 =
       splits > 1 && hw.l2 && partial_bytes <= static_cast<double>(hw.l2->capacity_bytes);
   double hbm_q = panels + static_cast<double>(a.hbm_register_read_bytes) +
@@ -293,8 +300,6 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                                                    hw.hbm_bytes_per_s();
   }
   const double pipeline = rounds * static_cast<double>(steps) * step;
-  e.ranked_s = {e.compute_s, e.sram_s, e.latency_s, e.hbm_s, e.l2_s};
-  std::sort(e.ranked_s.rbegin(), e.ranked_s.rend());
   e.limited_by = step == shared_compute ? (flops_step >= sram_step ? "compute" : "sram")
                  : step == fetch        ? "latency"
                                         : "in_flight";

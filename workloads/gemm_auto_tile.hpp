@@ -61,9 +61,6 @@ struct TileEstimate {
   double hbm_s = 0;
   double l2_s = 0;
   double latency_s = 0;
-  /// compute_s, sram_s, latency_s, hbm_s and l2_s, longest first: the first is what binds, the
-  /// others the margin left on the other resources.
-  std::array<double, 5> ranked_s{};
   double launch_s = 0;
   double reduction_s = 0;
   /// The block order estimated: the spec's, or, where the chooser picks it, the best of its.
@@ -72,6 +69,11 @@ struct TileEstimate {
 
 /// The estimate of `spec` (a tiled GEMM whose tile is set) on `hardware`, as the chooser makes it.
 TileEstimate estimate_tile(const GemmSpec& spec, const HardwareParams& hardware);
+
+/// compute_s, sram_s, latency_s, hbm_s and l2_s, longest first: the first is what binds, the
+/// others the margin left on the other resources. The chooser compares them where two estimates
+/// are equal.
+std::array<double, 5> ranked_terms(const TileEstimate& estimate);
 
 /// The block tiles the chooser weighs (each with every warp layout, stages and, where allowed,
 /// split), and what else it may try.

@@ -219,8 +219,8 @@ TEST(GemmAutoTile, AmongEqualEstimatesTheChoiceKeepsTheMostRoom) {
   const TileEstimate other = estimate_tile(shallower, config.hardware);
   EXPECT_DOUBLE_EQ(other.time_s, chosen.time_s);
   EXPECT_GT(other.latency_s, chosen.latency_s);
-  EXPECT_EQ(chosen.ranked_s[0], chosen.hbm_s);
-  EXPECT_LT(chosen.ranked_s, other.ranked_s);
+  EXPECT_EQ(ranked_terms(chosen)[0], chosen.hbm_s);
+  EXPECT_LT(ranked_terms(chosen), ranked_terms(other));
   // The report says so.
   EXPECT_NE(spec.choice->reason.find("estimated the same, and it leaves the most room"),
             std::string::npos)
