@@ -381,8 +381,9 @@ void Core::issue_compute(std::uint32_t slot, std::uint32_t op, Time t) {
   const Time unit_free = max(t, compute.timing.free());
   const Time earliest =
       o.sram_read_bytes > 0 ? operands.read_start(unit_free, o.sram_read_bytes) : unit_free;
-  const auto run = compute.timing.execute(
-      earliest, o.flops, o.compute_type.value_or(kernel_.compute_type), operand_time);
+  const auto run =
+      compute.timing.execute(earliest, o.flops, o.compute_type.value_or(kernel_.compute_type),
+                             operand_time, o.warp_instructions);
   if (o.sram_read_bytes > 0) operands.occupy_read(run.start, o.sram_read_bytes);
   compute_intervals_.push_back(BusyInterval{run.start, run.end});
   const Time ready = run.end + compute.timing.pipeline_latency();

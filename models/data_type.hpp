@@ -67,6 +67,13 @@ inline std::optional<DataType> data_type_named(std::string_view name) {
   return std::nullopt;
 }
 
+/// Whether a matrix product in `type` runs as each lane's own multiply-adds (FFMA, IMAD, DFMA on a
+/// GPU's CUDA cores), one a lane per warp instruction, rather than as matrix instructions (the
+/// tensor cores' TF32 and narrower types, thousands of FLOPs an instruction).
+constexpr bool multiplies_on_lanes(DataType type) {
+  return type == DataType::fp32 || type == DataType::int32 || type == DataType::fp64;
+}
+
 /// The accumulator format a matrix product in `input` format keeps its partial sums in:
 /// FP32 for every floating-point input (as tensor cores do), INT32 for INT8.
 constexpr DataType default_accumulator(DataType input) {

@@ -50,6 +50,12 @@ struct HardwareParams {
            static_cast<double>(core.compute.flops_per_cycle[index_of(type)]) *
            static_cast<double>(core_clock.frequency_hz);
   }
+  /// Warp instructions the whole machine issues per second; 0 where issue is not modelled.
+  double warp_instructions_per_s() const {
+    return static_cast<double>(cores) *
+           static_cast<double>(core.compute.warp_instructions_per_cycle) *
+           static_cast<double>(core_clock.frequency_hz);
+  }
   /// What the cores' SRAM ports move per second, all cores together, for a mix of
   /// `read_bytes` and `write_bytes`. Two ports (read and write) move it at
   /// (read + write) / max(read / read port, write / write port): the ports' sum when the mix

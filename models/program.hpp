@@ -151,6 +151,9 @@ struct Op {
   std::uint64_t flops = 0;             ///< compute: floating-point operations
   std::uint64_t sram_read_bytes = 0;   ///< compute: operand bytes read from SRAM
   std::uint64_t sram_write_bytes = 0;  ///< load: bytes written into SRAM (0 = into registers)
+  /// compute: the warp instructions the op's step issues (its multiply-adds, operand loads, tile
+  /// copies and barrier), where the workload counts them; 0: not counted.
+  std::uint64_t warp_instructions = 0;
   Cycles cycles;                       ///< barrier: cost in core cycles
   bool local = false;  ///< load/store: spilled registers (CUDA local memory), not kernel data
   /// compute: the format the compute unit executes this op in, where it is not the kernel's
@@ -189,6 +192,12 @@ struct Op {
     op.step = step;
     op.flops = flops;
     op.sram_read_bytes = sram_read_bytes;
+    return op;
+  }
+  /// This compute, issuing `count` warp instructions.
+  Op issuing(std::uint64_t count) const {
+    Op op = *this;
+    op.warp_instructions = count;
     return op;
   }
   /// This compute, executed in `type` rather than the kernel's format.

@@ -10,20 +10,32 @@ namespace ridgeline {
 
 Roof roof_of(const HardwareParams& hardware, DataType type) {
   return Roof{hardware.peak_flop_per_s(type), hardware.hbm_bytes_per_s(),
-              hardware.peak_flop_per_s(DataType::fp32)};
+              hardware.peak_flop_per_s(DataType::fp32), hardware.warp_instructions_per_s()};
 }
 
 std::string_view name_of(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
 
-double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof) {
+double issue_time_s(std::uint64_t warp_instructions, const Roof& roof) {
+  return roof.warp_instructions_per_s > 0
+             ? static_cast<double>(warp_instructions) / roof.warp_instructions_per_s
+             : 0;
+}
+
+bool issue_binds(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof,
+                 std::uint64_t warp_instructions) {
+  return issue_time_s(warp_instructions, roof) > compute_time_s(issued_flops, vector_flops, roof);
+}
+
+double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof,
+                      std::uint64_t warp_instructions) {
   const std::uint64_t vector = std::min(vector_flops, issued_flops);
-  const double own = static_cast<double>(issued_flops - vector) / roof.peak_flop_per_s;
-  if (vector == 0) return own;
-  return own + static_cast<double>(vector) / roof.vector_flop_per_s;
+  double flops_s = static_cast<double>(issued_flops - vector) / roof.peak_flop_per_s;
+  if (vector > 0) flops_s += static_cast<double>(vector) / roof.vector_flop_per_s;
+  return std::max(flops_s, issue_time_s(warp_instructions, roof));
 }
 
 Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t bytes,
-                  const Roof& roof, std::uint64_t vector_flops) {
+                  const Roof& roof, std::uint64_t vector_flops, std::uint64_t warp_instructions) {
   Roofline r;
   const auto f = static_cast<double>(flops);
   const std::uint64_t executed = std::max(issued_flops, flops);
@@ -33,8 +45,9 @@ Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t
   r.ridge_flop_per_byte = roof.peak_flop_per_s / roof.hbm_bytes_per_s;
   // Useful FLOP/s at P: the share of issued lanes that do useful work (all, without edge tiles).
   // No FLOPs take no time, whatever P.
-  r.t_compute_s = flops ? compute_time_s(executed, vector_flops, roof) : 0;
-  const double useful_peak = vector_flops > 0 && r.t_compute_s > 0 ? f / r.t_compute_s
+  r.t_compute_s = flops ? compute_time_s(executed, vector_flops, roof, warp_instructions) : 0;
+  const bool issue = issue_binds(executed, vector_flops, roof, warp_instructions);
+  const double useful_peak = (vector_flops > 0 || issue) && r.t_compute_s > 0 ? f / r.t_compute_s
                              : issued > 0 ? roof.peak_flop_per_s * f / issued
                                           : roof.peak_flop_per_s;
   r.roof_flop_per_s = std::min(useful_peak, roof.hbm_bytes_per_s * r.intensity_flop_per_byte);

@@ -19,6 +19,9 @@ struct Roof {
   /// The vector units' (CUDA cores') FP32 peak, FLOP/s, for the FLOPs a kernel of another type
   /// executes there (Analysis::vector_flops); 0: the machine lists no fp32.
   double vector_flop_per_s = 0;
+  /// Warp instructions the machine issues per second, all cores (Analysis::warp_instructions);
+  /// 0: issue is not modelled.
+  double warp_instructions_per_s = 0;
 };
 
 /// The machine's two roofline ceilings for `type`.
@@ -35,20 +38,34 @@ struct Roofline {
   double roof_flop_per_s = 0;
   Bound bound = Bound::memory;         ///< memory when T_memory > T_compute, compute otherwise
   /// F_issued / P: the compute units execute every lane; FLOPs on the vector units at their own
-  /// peak (Roof::vector_flop_per_s).
+  /// peak (Roof::vector_flop_per_s); or the time the kernel's warp instructions take to issue,
+  /// where that is longer.
   double t_compute_s = 0;
   double t_memory_s = 0;               ///< Q / BW
   double t_ideal_s = 0;                ///< max(T_compute, T_memory)
 };
 
 /// The roofline of `flops` useful FLOPs, `issued_flops` executed (>= flops) and `bytes` of HBM;
-/// `vector_flops` of the issued ones run on the vector units (FP32) at their own peak.
+/// `vector_flops` of the issued ones run on the vector units (FP32) at their own peak;
+/// `warp_instructions` issue them (0: not counted).
 Roofline roofline(std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t bytes,
-                  const Roof& roof, std::uint64_t vector_flops = 0);
+                  const Roof& roof, std::uint64_t vector_flops = 0,
+                  std::uint64_t warp_instructions = 0);
 
 /// The compute units' time for `issued_flops`, `vector_flops` of them on the vector units: the
-/// kernel's type at P, the rest at the vector peak.
-double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof);
+/// kernel's type at P, the rest at the vector peak; or, where longer, the time their
+/// `warp_instructions` take to issue.
+double compute_time_s(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof,
+                      std::uint64_t warp_instructions = 0);
+
+/// The time `warp_instructions` take to issue on every core at once; 0 where issue is not
+/// modelled.
+double issue_time_s(std::uint64_t warp_instructions, const Roof& roof);
+
+/// Whether `warp_instructions` take longer to issue than the FLOPs they execute take at P (and
+/// the vector peak): then the issue is the compute roof.
+bool issue_binds(std::uint64_t issued_flops, std::uint64_t vector_flops, const Roof& roof,
+                 std::uint64_t warp_instructions);
 
 /// On-chip storage one thread block holds while resident.
 struct Footprint {
@@ -107,6 +124,10 @@ struct Analysis {
   /// Of the issued FLOPs, those executed on the vector units in FP32 rather than in the kernel's
   /// type: a split-K GEMM's reduction of partial sums (its adds are beyond F).
   std::uint64_t vector_flops = 0;
+  /// Warp instructions the kernel's main loop issues (multiply-adds, operand loads, tile copies,
+  /// barriers), where the workload counts them: a tiled GEMM's or convolution's whose multiply-
+  /// adds are the lanes' own (multiplies_on_lanes). 0: not counted.
+  std::uint64_t warp_instructions = 0;
   std::uint64_t hbm_read_bytes = 0;     ///< inputs read at HBM
   std::uint64_t hbm_write_bytes = 0;    ///< outputs written at HBM
   std::uint64_t sram_read_bytes = 0;    ///< operands read from SRAM into registers

@@ -222,8 +222,9 @@ Analysis analyze(const ConvSpec& s, const Roof& roof, const KernelTarget& target
   const std::uint64_t block_steps = blocks * s.steps();
   a.sram_write_bytes = block_steps * (s.tile.m + s.tile.n) * s.tile.k * e;
   a.sram_read_bytes = block_steps * sram_reads_per_step_of(gemm, target.warp_size);
+  a.warp_instructions = block_steps * warp_instructions_per_step_of(gemm, target.warp_size);
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof);
+  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, 0, a.warp_instructions);
   a.footprint = footprint(gemm, target);
   // Spilled registers travel both ways once per K-step after a block's first (staged_loop.hpp).
   a.local_read_bytes = a.local_write_bytes = blocks * (s.steps() - 1) * a.footprint.threads *
@@ -317,7 +318,8 @@ Program row_tile_program(const ConvSpec& s, std::uint64_t tile, bool shared,
         weights.block_col_bytes = t.n * s.kernel_r * s.kernel_s * c * e;
         loads.push_back(Op::load(kW, step, weights, t.k * t.n * e + zero_rows * a_row_lands));
         loop.add_step(loads, Op::compute(step, 2 * t.m * t.n * t.k,
-                                         sram_reads_per_step_of(gemm, target.warp_size)));
+                                         sram_reads_per_step_of(gemm, target.warp_size))
+                                 .issuing(warp_instructions_per_step_of(gemm, target.warp_size)));
       }
     }
   }

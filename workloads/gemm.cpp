@@ -439,6 +439,24 @@ std::uint64_t sram_reads_per_step_of(const GemmSpec& s, std::uint32_t warp_size)
   return sram_read_elements_per_k(s, warp_size) * s.tile.k * element_bytes(s.dtype);
 }
 
+std::uint64_t warp_instructions_per_step_of(const GemmSpec& s, std::uint32_t warp_size) {
+  if (s.strategy != GemmStrategy::tiled || !multiplies_on_lanes(s.dtype)) return 0;
+  // The widest a thread moves in one instruction: ld.shared.v4.b32 (LDS.128), and cp.async's
+  // 16 bytes [PTX ISA].
+  constexpr std::uint64_t kWidestAccessBytes = 16;
+  const std::uint64_t e = element_bytes(s.dtype);
+  const RegisterTile& r = s.register_tile;
+  const std::uint64_t threads = threads_per_block(s);
+  if (threads == 0) return 0;  // a register tile larger than the tile: refused by check_rules
+  const std::uint64_t warps =
+      ceil_div(threads, std::uint64_t{std::max<std::uint32_t>(1, warp_size)});
+  const std::uint64_t per_k =
+      r.m * r.n + ceil_div(r.m * e, kWidestAccessBytes) + ceil_div(r.n * e, kWidestAccessBytes);
+  const std::uint64_t tile_bytes = (s.tile.m + s.tile.n) * s.tile.k * e;
+  const std::uint64_t copies = ceil_div(tile_bytes, kWidestAccessBytes * threads);
+  return warps * (s.tile.k * per_k + copies + 1);
+}
+
 std::uint64_t threads_per_block(const GemmSpec& s) {
   return (s.tile.m / s.register_tile.m) * (s.tile.n / s.register_tile.n);
 }
@@ -518,9 +536,12 @@ Analysis analyze(const GemmSpec& s, const Roof& roof, const KernelTarget& target
     a.sram_write_bytes = batch * (g.cols * mp * kp * e + g.rows * kp * np * e);
     a.sram_read_bytes =
         batch * g.rows * g.cols * kp * sram_read_elements_per_k(s, target.warp_size) * e;
+    a.warp_instructions =
+        batch * g.rows * g.cols * g.steps * warp_instructions_per_step_of(s, target.warp_size);
   }
   a.roof = roof;
-  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops);
+  a.roofline =
+      roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops, a.warp_instructions);
   a.footprint = footprint(s, target);
   // Spilled registers travel both ways once per K-step after a block's first (see
   // staged_loop.hpp): every block of the splits of every tile, steps - splits times in all.
@@ -574,7 +595,8 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                    Op::load(kB, static_cast<std::uint32_t>(step),
                             tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
                   Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
-                              tiles.sram_reads_per_step(target.warp_size)));
+                              tiles.sram_reads_per_step(target.warp_size))
+                      .issuing(warp_instructions_per_step_of(s, target.warp_size)));
     if (const std::uint64_t promotions = promotions_after(s, i, steps); promotions > 0) {
       loop.add_after_compute(
           Op::compute(static_cast<std::uint32_t>(step), promotions * 2 * t.m * t.n, 0)
@@ -749,6 +771,14 @@ std::optional<Violation> WorkloadKind<GemmSpec>::check_threads(const GemmSpec& s
                                  "which the cores lack (hardware.cores.warpgroup_mma is false)",
                                  w.warps),
                      "use warps: 1 (a warp's mma), or a machine with warpgroup MMA"};
+  }
+  if (w.warps > 1 && multiplies_on_lanes(spec.dtype)) {
+    return Violation{"workload.warp_tile.warps",
+                     fmt::format("{} warps share operands only in a warpgroup's matrix "
+                                 "instruction (wgmma), which takes TF32 and narrower types; {} "
+                                 "multiply-adds are each lane's own, its operands read by its warp",
+                                 w.warps, name_of(spec.dtype)),
+                     "use warps: 1, or a type of the tensor cores (tf32, bf16, fp16, fp8, int8)"};
   }
   const RegisterTile& r = spec.register_tile;
   const std::uint64_t threads = (w.m / r.m) * (w.n / r.n);

@@ -246,6 +246,12 @@ std::uint64_t sram_read_elements_per_k(const GemmSpec& spec, std::uint32_t warp_
 /// Operand bytes compute reads from SRAM in one K-step of a block (tiled; 0 otherwise): B_K of
 /// the elements above.
 std::uint64_t sram_reads_per_step_of(const GemmSpec& spec, std::uint32_t warp_size);
+/// The warp instructions one K-step of a block issues, where its multiply-adds are the lanes'
+/// own (multiplies_on_lanes; tiled; 0 otherwise: not counted): per warp and k, one multiply-add
+/// per output of a thread's register tile and its A and B fragments loaded from SRAM 16 bytes an
+/// instruction (LDS.128); per warp and K-step, its share of the tiles copied into SRAM 16 bytes a
+/// thread an instruction (cp.async) and one barrier. Loop and address arithmetic are left out.
+std::uint64_t warp_instructions_per_step_of(const GemmSpec& spec, std::uint32_t warp_size);
 /// Threads per block: one per register tile of the block's outputs.
 std::uint64_t threads_per_block(const GemmSpec& spec);
 /// The registers one thread needs (before any limit), and what they hold.

@@ -223,10 +223,15 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                             (static_cast<double>(hw.core.sram.write_bytes_per_cycle) * clock_hz);
   const double sram_step =
       hw.core.sram.shared_port ? read_step + write_step : std::max(read_step, write_step);
+  // Or held by the issue of its warp instructions, where those are counted and modelled.
+  const auto issue_rate = static_cast<double>(hw.core.compute.warp_instructions_per_cycle);
+  const double issue_step = issue_rate > 0 ? static_cast<double>(a.warp_instructions) /
+                                                 block_steps / (issue_rate * clock_hz)
+                                           : 0;
   // An FP8 kernel's promotions follow its MMAs on the vector units, the next MMA after them.
   const auto promotion = static_cast<double>(promotion_flops(s));
   const double promotion_step = promotion / block_steps / rate(DataType::fp32);
-  const double compute_step = std::max(flops_step, sram_step) + promotion_step;
+  const double compute_step = std::max({flops_step, sram_step, issue_step}) + promotion_step;
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
   // The latency a stage must cover is a miss's. A tile's lines span the L2's partitions, so its
   // first read of them reaches the far one, and its data is there when the later of two paths
@@ -300,7 +305,9 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
                                                    hw.hbm_bytes_per_s();
   }
   const double pipeline = rounds * static_cast<double>(steps) * step;
-  e.limited_by = step == shared_compute ? (flops_step >= sram_step ? "compute" : "sram")
+  e.limited_by = step == shared_compute ? (flops_step >= std::max(sram_step, issue_step) ? "compute"
+                                           : sram_step >= issue_step                     ? "sram"
+                                                                                         : "issue")
                  : step == fetch        ? "latency"
                                         : "in_flight";
   double longest = pipeline;
@@ -356,9 +363,10 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
             const RegisterTile r = register_tile_of(w_m, w_n, warp_size);
             if (r.m == 0) continue;
             // A warp's fragments shared by the warp; on Hopper-style cores also by a warpgroup
-            // of four warps of the grid, down the block first.
+            // of four warps of the grid, down the block first, where the type is the tensor
+            // cores'.
             std::vector<WarpTile> sharing{WarpTile{w_m, w_n, 1}};
-            if (hw.threads.warpgroup_mma && warps % 4 == 0) {
+            if (hw.threads.warpgroup_mma && !multiplies_on_lanes(spec.dtype) && warps % 4 == 0) {
               const std::uint64_t down = rows_of_warps % 4 == 0   ? 4
                                          : rows_of_warps % 2 == 0 ? 2
                                                                   : 1;

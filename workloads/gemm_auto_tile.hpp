@@ -53,7 +53,7 @@ namespace ridgeline {
 /// The estimate of one GEMM configuration on a machine.
 struct TileEstimate {
   double time_s = 0;
-  /// The longest term: "compute", "sram", "latency", "in_flight" (the pipeline's step), or
+  /// The longest term: "compute", "sram", "issue", "latency", "in_flight" (the pipeline's step), or
   /// "hbm", "l2" (the memory's bandwidth).
   std::string_view limited_by;  // a literal: the chooser makes tens of thousands of estimates
   double compute_s = 0;

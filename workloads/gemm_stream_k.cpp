@@ -90,7 +90,8 @@ Program worker_program(const GemmSpec& s, const GemmTiles& tiles, const StreamKP
       loop.add_step(
           {Op::load(kA, label, fixed(tiles.a_tile(k, 0, k), block), tiles.a_lands()),
            Op::load(kB, label, fixed(tiles.b_tile(k, 0, k), block), tiles.b_lands())},
-          Op::compute(label, 2 * t.m * t.n * t.k, tiles.sram_reads_per_step(target.warp_size)));
+          Op::compute(label, 2 * t.m * t.n * t.k, tiles.sram_reads_per_step(target.warp_size))
+              .issuing(warp_instructions_per_step_of(s, target.warp_size)));
     }
     const std::uint32_t result = loop.last_compute();
     FlagPattern flag;
@@ -151,7 +152,8 @@ Analysis analyze_stream_k(const GemmSpec& s, const Roof& roof, const KernelTarge
   a.hbm_register_read_bytes += partials;  // the owners add them in registers
   a.hbm_write_bytes += partials;
   a.issued_flops += a.vector_flops;
-  a.roofline = roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops);
+  a.roofline =
+      roofline(a.flops, a.issued_flops, a.hbm_bytes(), roof, a.vector_flops, a.warp_instructions);
   // One loop a worker: spilled registers travel once per K-step after each worker's first.
   const std::uint64_t spill_bytes =
       a.footprint.threads * a.footprint.spilled_registers_per_thread * kRegisterBytes;

@@ -43,6 +43,9 @@ double analytical_time_s(const HardwareParams& hw, const WorkloadSpec& workload,
                          const Analysis& a) {
   const double peak = hw.peak_flop_per_s(compute_type(workload));
   double time = peak > 0 ? static_cast<double>(a.issued_flops) / peak : 0;
+  if (const double issue = hw.warp_instructions_per_s(); issue > 0) {
+    time = std::max(time, static_cast<double>(a.warp_instructions) / issue);
+  }
   const double q = static_cast<double>(a.hbm_bytes());
   time = std::max(time, q / hw.hbm_bytes_per_s());
   for (const HardwareParams::SharedLevel& level : hw.shared_levels()) {

@@ -103,6 +103,8 @@ ComputeUnitParams parse_compute(const ConfigNode& compute, StatedFigures& stated
   if (!any) throughput.fail("no data type given", "give at least one, e.g. 'fp32: 256FLOP/cycle'");
   params.pipeline_latency =
       Cycles{compute.required("pipeline_latency").quantity(Dimension::cycles)};
+  if (auto issue = compute.optional("warp_instructions_per_cycle"))
+    params.warp_instructions_per_cycle = small_count(*issue, 1024);
   stated.peak = compute.optional("stated_peak");
   compute.reject_unknown_keys();
   return params;

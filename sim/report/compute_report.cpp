@@ -48,7 +48,8 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
   Limiter l;
   const Verdict& verdict = f.verdict;
   l.percent_of_roof = verdict.percent_of_roof;
-  l.lost_s = f.core_time_s - (f.compute.busy - f.compute.operand_limited).seconds();
+  l.lost_s = f.core_time_s -
+             (f.compute.busy - f.compute.operand_limited - f.compute.issue_limited).seconds();
   l.synchronisation_s = c.barrier_wait.seconds();
   l.block_launch_s = c.launching.seconds();
   l.register_spill_s = c.spill_wait.seconds();
@@ -82,6 +83,7 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
   l.low_occupancy_s = waiting - queueing;
   l.sram_bandwidth_s = f.compute.operand_limited.seconds();
   l.input_supply_s = l.in_flight_limit_s + queueing + l.sram_bandwidth_s;
+  l.instruction_issue_s = f.compute.issue_limited.seconds();
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
@@ -91,17 +93,14 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         "at the roof: {:.1f} % of {}, the lowest of P and each memory level's bandwidth x the "
         "intensity measured there ({})",
         l.percent_of_roof, engineering(verdict.roof_flop_per_s, "FLOP/s"),
-        verdict.limit == "compute" ? "P" : verdict.limit);
+        verdict.limit == "compute" ? compute_roof_text(config, f) : verdict.limit);
     return l;
   }
   const std::vector<std::pair<const char*, double>> causes = {
-      {"synchronisation", l.synchronisation_s},
-      {"block_launch", l.block_launch_s},
-      {"register_spill", l.register_spill_s},
-      {"waiting_blocks", l.waiting_blocks_s},
-      {"low_occupancy", l.low_occupancy_s},
-      {"input_supply", l.input_supply_s},
-      {"tail", l.tail_s}};
+      {"synchronisation", l.synchronisation_s},     {"block_launch", l.block_launch_s},
+      {"register_spill", l.register_spill_s},       {"waiting_blocks", l.waiting_blocks_s},
+      {"low_occupancy", l.low_occupancy_s},         {"input_supply", l.input_supply_s},
+      {"instruction_issue", l.instruction_issue_s}, {"tail", l.tail_s}};
   const auto worst =
       std::max_element(causes.begin(), causes.end(),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -158,6 +157,12 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         "compute short of operands {} of core time: held back by the in-flight limit {}, {}, "
         "stretched by SRAM operand bandwidth {}",
         share(l.input_supply_s), share(l.in_flight_limit_s), queued, share(l.sram_bandwidth_s));
+  } else if (l.cause == "instruction_issue") {
+    l.summary = fmt::format(
+        "compute stretched {} of core time by the issue of its warp instructions ({} for {} "
+        "FLOPs, {} a cycle per core)",
+        share(l.instruction_issue_s), with_commas(f.compute.warp_instructions),
+        with_commas(f.compute.flops), config.hardware.core.compute.warp_instructions_per_cycle);
   } else {
     l.summary = fmt::format(
         "compute idle {} of core time with no load to wait for (draining, the last blocks)",
@@ -197,6 +202,9 @@ void add_analytical_compute(Json& analytical, const RunConfig& config) {
       {"write_bytes", a.sram_write_bytes},
       {"bytes", a.sram_traffic_bytes()},
       {"intensity_flop_per_byte", intensity_or_null(a.flops, a.sram_traffic_bytes())}};
+  const double issue_s = issue_time_s(a.warp_instructions, a.roof);
+  analytical["issue"] = {{"warp_instructions", a.warp_instructions},
+                         {"time_s", issue_s > 0 ? Json(issue_s) : Json(nullptr)}};
   analytical["local_memory"] = {{"read_bytes", a.local_read_bytes},
                                 {"write_bytes", a.local_write_bytes},
                                 {"bytes", a.local_traffic_bytes()}};
@@ -222,6 +230,8 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
         {"sram", c.full_by_sram.seconds()},
         {"registers", c.full_by_registers.seconds()}}},
       {"limited_by", f.full_by}};
+  simulated["issue"] = {{"warp_instructions", f.compute.warp_instructions},
+                        {"stretched_compute_s", f.compute.issue_limited.seconds()}};
   simulated["barriers"] = {{"count", c.barriers},
                            {"time_s", c.barrier_time.seconds()},
                            {"compute_idle_s", c.barrier_wait.seconds()}};
@@ -248,8 +258,17 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                             {"waiting_blocks", l.waiting_blocks_s},
                             {"low_occupancy", l.low_occupancy_s},
                             {"input_supply", l.input_supply_s},
+                            {"instruction_issue", l.instruction_issue_s},
                             {"tail", l.tail_s}}},
                           {"input_supply_s", input_supply_json(l)}};
+}
+
+std::string compute_roof_text(const RunConfig& config, const RunFigures& f) {
+  const Analysis& a = config.analysis;
+  if (!issue_binds(f.issued_flops, a.vector_flops, a.roof, f.compute.warp_instructions)) return "P";
+  return fmt::format("P as the issue of {} warp instructions, {} a cycle per core, allows it",
+                     with_commas(f.compute.warp_instructions),
+                     config.hardware.core.compute.warp_instructions_per_cycle);
 }
 
 std::string analytical_compute_text(const RunConfig& config) {
@@ -269,6 +288,17 @@ std::string analytical_compute_text(const RunConfig& config) {
     out += fmt::format("  warps: {} resident of {} per core = {:.1f} % occupancy\n",
                        config.occupancy.active_warps, config.occupancy.max_warps,
                        100 * config.occupancy.fraction());
+  }
+  if (a.warp_instructions > 0) {
+    const double issue_s = issue_time_s(a.warp_instructions, a.roof);
+    out += fmt::format(
+        "  issue: {} warp instructions{}\n", with_commas(a.warp_instructions),
+        issue_s > 0
+            ? fmt::format(" at {} a cycle per core take {}; the FLOPs at P, {}",
+                          config.hardware.core.compute.warp_instructions_per_cycle,
+                          engineering(issue_s, "s"),
+                          engineering(compute_time_s(a.issued_flops, a.vector_flops, a.roof), "s"))
+            : " (not modelled: hardware.cores.compute.warp_instructions_per_cycle is not given)");
   }
   out += fmt::format(
       "  SRAM level, analytical: Q = {} bytes (operand reads {}, tile writes {}), I = {}\n",

@@ -25,7 +25,7 @@ struct Limiter {
   /// At the roof (the run's verdict, RunFigures::verdict, at kAtRoofFraction or more): "compute",
   /// or "<level>_bandwidth" ("hbm_bandwidth", "l2_bandwidth", "sram_bandwidth"); else the largest
   /// of: "synchronisation", "block_launch", "register_spill", "waiting_blocks", "low_occupancy",
-  /// "input_supply", "tail".
+  /// "input_supply", "instruction_issue", "tail".
   std::string cause;
   /// input_supply: the largest of its parts, "in_flight_limit", "<level>_queueing" (the L2's port,
   /// "hbm_queueing") or "sram_bandwidth"
@@ -46,6 +46,7 @@ struct Limiter {
   /// port, from the cores outwards, then "hbm".
   std::vector<std::pair<std::string, double>> queueing_s;
   double sram_bandwidth_s = 0;  ///< compute stretched by SRAM operand bandwidth
+  double instruction_issue_s = 0;  ///< compute stretched by the issue of warp instructions
   double tail_s = 0;            ///< compute idle with no load to wait for: draining, no work
 };
 
@@ -62,6 +63,9 @@ void add_analytical_compute(nlohmann::ordered_json& analytical, const RunConfig&
 void add_simulated_compute(nlohmann::ordered_json& simulated, const RunConfig& config,
                            const SimulationResult& result, const RunFigures& figures);
 
+/// What the run's compute roof is: "P", or P as the issue of the run's warp instructions allows
+/// it, where that is the longer (verdicts and the limiter name it).
+std::string compute_roof_text(const RunConfig& config, const RunFigures& figures);
 /// Text lines for the report: the analytical block (threads, registers, SRAM level, spills)...
 std::string analytical_compute_text(const RunConfig& config);
 /// ...and the simulated one (occupancy, barriers, spills, SRAM level, limiter).

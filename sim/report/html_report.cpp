@@ -330,9 +330,10 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
     const Json& s = report["simulated"];
     const double core_time = s["time_s"].get<double>() * report["hardware"]["cores"].get<double>();
     const Json& stalls = s["stalls"];
-    // Busy at the unit's rate, and busy but held by SRAM operand reads.
-    const double busy =
-        s["compute_busy_fraction"].get<double>() + s["operand_stall_fraction"].get<double>();
+    // Busy at the unit's rate, and busy but held by SRAM operand reads or instruction issue.
+    const double busy = s["compute_busy_fraction"].get<double>() +
+                        s["operand_stall_fraction"].get<double>() +
+                        s["issue_stall_fraction"].get<double>();
     const double overlap = core_time > 0 ? s["overlap_s"].get<double>() / core_time : 0;
     // A memory trace's report has no barrier or spill stalls: a missing one is zero (a const
     // object's operator[] must never be asked for a key it lacks).
@@ -380,6 +381,8 @@ std::string render_html_report(const Json& report, const BusyTimeline* busy_time
         value_cell(report, "simulated.compute_busy_fraction", 100, 1, "%") + "</tr>\n");
     add("<tr><td>compute busy, held by SRAM operands</td>" +
         value_cell(report, "simulated.operand_stall_fraction", 100, 1, "%") + "</tr>\n");
+    add("<tr><td>compute busy, held by instruction issue</td>" +
+        value_cell(report, "simulated.issue_stall_fraction", 100, 1, "%") + "</tr>\n");
     add("<tr><td>overlap (of the shorter activity)</td>" +
         value_cell(report, "simulated.overlap_fraction", 100, 1, "%") + "</tr>\n");
     for (const auto& [key, value] : stalls.items()) {

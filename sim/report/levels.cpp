@@ -27,15 +27,20 @@ void add_if_any(std::vector<LevelFigures>& levels, LevelFigures&& figures) {
 // The lowest roof binds: the resource whose lower bound on the time (F issued / P, or Q_level /
 // BW_level) is the longest; compute when no level's is longer. Time rather than FLOP/s, so that a
 // memory trace (no FLOPs, every roof 0) is bound by a level all the same. The compute units'
-// time is that of the FLOPs they issue, edge tiles' predicated lanes included; their roof, in
-// useful FLOP/s like the levels', is P scaled by the useful share.
+// time is that of the FLOPs they issue, edge tiles' predicated lanes included, or of the warp
+// instructions that issue them where that is longer; their roof, in useful FLOP/s like the
+// levels', is P scaled by the useful share.
 void bind(Levels& l, std::uint64_t flops, std::uint64_t issued_flops, std::uint64_t vector_flops,
-          const Roof& roof) {
+          std::uint64_t warp_instructions, const Roof& roof) {
   l.binding = "compute";
-  l.bound_s = l.peak_flop_per_s > 0 ? compute_time_s(issued_flops, vector_flops, roof) : 0;
-  // FLOPs on the vector units (their own, lower peak) count at their time.
+  l.bound_s = l.peak_flop_per_s > 0
+                  ? compute_time_s(issued_flops, vector_flops, roof, warp_instructions)
+                  : 0;
+  // FLOPs on the vector units (their own, lower peak), or instructions' issue, count at their
+  // time.
+  const bool issue = issue_binds(issued_flops, vector_flops, roof, warp_instructions);
   l.compute_roof_flop_per_s =
-      vector_flops > 0 && l.bound_s > 0 ? static_cast<double>(flops) / l.bound_s
+      (vector_flops > 0 || issue) && l.bound_s > 0 ? static_cast<double>(flops) / l.bound_s
       : issued_flops > flops
           ? l.peak_flop_per_s * static_cast<double>(flops) / static_cast<double>(issued_flops)
           : l.peak_flop_per_s;
@@ -66,7 +71,7 @@ Levels analytical_levels(const RunConfig& config) {
     l.levels.push_back(
         level("sram", a.flops, sram, hw.sram_bytes_per_s(a.sram_read_bytes, a.sram_write_bytes)));
   }
-  bind(l, a.flops, a.issued_flops, a.vector_flops, a.roof);
+  bind(l, a.flops, a.issued_flops, a.vector_flops, a.warp_instructions, a.roof);
   return l;
 }
 
@@ -101,8 +106,10 @@ Levels simulated_levels(const RunConfig& config, const SimulationResult& r,
     l.levels.push_back(std::move(s));
   }
 
-  // The run executes the analytical vector FLOPs exactly (the invariants count every FLOP).
-  bind(l, figures.flops, figures.issued_flops, config.analysis.vector_flops, config.analysis.roof);
+  // The run executes the analytical vector FLOPs and issues the analytical warp instructions
+  // exactly (the invariants count both).
+  bind(l, figures.flops, figures.issued_flops, config.analysis.vector_flops,
+       figures.compute.warp_instructions, config.analysis.roof);
   return l;
 }
 

@@ -198,12 +198,14 @@ Json simulated_json(const SimulationResult& r, const RunFigures& d) {
               {"hbm_busy_fraction", d.hbm_busy},
               {"compute_busy_fraction", d.compute_busy},
               {"operand_stall_fraction", d.operand_stall},
+              {"issue_stall_fraction", d.issue_stall},
               {"overlap_fraction", d.overlap_fraction},
               {"overlap_s", c.overlap.seconds()},
               {"stalls",
                {{"compute_waiting_data_s", c.waiting_data.seconds()},
                 {"in_flight_limit_s", c.in_flight_limit.seconds()},
                 {"operand_bandwidth_s", d.compute.operand_limited.seconds()},
+                {"instruction_issue_s", d.compute.issue_limited.seconds()},
                 {"launching_s", c.launching.seconds()},
                 {"waiting_blocks_s", c.waiting_blocks.seconds()},
                 {"draining_s", c.draining.seconds()},
@@ -281,7 +283,8 @@ std::string verdict_text(const RunConfig& config, const std::string& note_limit,
   std::string roof;
   if (v.roof_flop_per_s > 0) {
     roof = fmt::format("{} = {}; ", engineering(v.roof_flop_per_s, "FLOP/s"),
-                       v.limit == "compute" ? "P" : "its bandwidth x the I measured there");
+                       v.limit == "compute" ? compute_roof_text(config, d)
+                                            : "its bandwidth x the I measured there");
   }
   std::string out = fmt::format(
       "  verdict: {}-bound{}: {:.2f} % of its roof, the lowest the run faces ({}at it the run "
@@ -351,14 +354,20 @@ void add_levels_text(std::string& out, const RunConfig& config, const Levels& an
     const Analysis& a = config.analysis;
     const std::uint64_t vector = a.vector_flops;
     out += fmt::format(
-        "    (*) F / T_compute: the compute units execute {} FLOPs for the {} useful{}{}\n",
+        "    (*) F / T_compute: the compute units execute {} FLOPs for the {} useful{}{}{}\n",
         with_commas(a.issued_flops), with_commas(a.flops),
         // Lanes issued but not useful: outside the matrix (edge tiles) or the causal mask.
         a.issued_flops - vector > a.flops ? ", lanes outside the matrix or the mask predicated off"
                                           : "",
         vector > 0 ? fmt::format(", {} of them on the vector units (FP32) at their own peak",
                                  with_commas(vector))
-                   : "");
+                   : "",
+        issue_binds(a.issued_flops, vector, a.roof, a.warp_instructions)
+            ? fmt::format("; their {} warp instructions take longer to issue, {} a cycle "
+                          "per core, than the FLOPs at P",
+                          with_commas(a.warp_instructions),
+                          config.hardware.core.compute.warp_instructions_per_cycle)
+            : "");
   }
   for (const HardwareParams::SharedLevel& level : config.hardware.shared_levels()) {
     const std::string name = upper_case(level.name);
@@ -515,6 +524,8 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(c.compute_busy), share(c.overlap));
     line("      at the unit's rate      {:>7}", percent(d->compute_busy));
     line("      held by SRAM operands   {:>7}", percent(d->operand_stall));
+    if (d->compute.warp_instructions > 0)
+      line("      held by issue           {:>7}", percent(d->issue_stall));
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
     if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
     line("    waiting for data          {:>7}", share(c.waiting_data));

@@ -68,8 +68,11 @@ RunFigures run_figures(const RunConfig& config, const SimulationResult& r) {
     f.hbm_bytes_per_s = static_cast<double>(f.hbm_bytes) / f.time_s;
     f.hbm_busy = r.hbm.channel_busy.seconds() / (f.time_s * r.hbm_units);
     if (f.core_time_s > 0) {  // a trace: none
-      f.compute_busy = (f.compute.busy - f.compute.operand_limited).seconds() / f.core_time_s;
+      f.compute_busy =
+          (f.compute.busy - f.compute.operand_limited - f.compute.issue_limited).seconds() /
+          f.core_time_s;
       f.operand_stall = f.compute.operand_limited.seconds() / f.core_time_s;
+      f.issue_stall = f.compute.issue_limited.seconds() / f.core_time_s;
     }
   }
   f.intensity_flop_per_byte =

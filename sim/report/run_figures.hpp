@@ -47,6 +47,8 @@ struct RunFigures {
   double compute_busy = 0;
   /// Fraction of core-time the compute units were held, busy, by SRAM operand reads.
   double operand_stall = 0;
+  /// Fraction of core-time the compute units were held, busy, by the issue of warp instructions.
+  double issue_stall = 0;
   double overlap_fraction = 0;  ///< of the shorter of memory activity and compute, overlapped
 
   // Totals over cores (time spans are summed core-time).

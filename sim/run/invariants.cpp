@@ -145,6 +145,8 @@ void check_cores(Checker& check, const RunConfig& config, const SimulationResult
     check.within_run(name + "'s compute unit busy", core.compute.busy.seconds());
     check.at_most(name + "'s compute stretched by SRAM operands", core.compute.operand_limited,
                   "its compute busy time", core.compute.busy);
+    check.at_most(name + "'s compute stretched by instruction issue", core.compute.issue_limited,
+                  "its compute busy time", core.compute.busy);
     check.moved_within_run(name + "'s SRAM read port", core.sram.read_bytes,
                            per_second(hw.core.sram.read_bytes_per_cycle, hw.core_clock));
     check.moved_within_run(name + "'s SRAM write port", core.sram.write_bytes,
@@ -219,6 +221,8 @@ std::vector<std::string> invariant_violations(const RunConfig& config, const Sim
     const std::uint64_t flops = r.flops();
     check.equal("FLOPs counted", flops, "the analytical F issued (edge tiles' lanes included)",
                 a.issued_flops);
+    check.equal("warp instructions counted", r.compute_total().warp_instructions,
+                "the analytical model's", a.warp_instructions);
     check.equal("bytes the cores loaded", cores.load_bytes,
                 "the analytical Q read plus spill reloads", a.hbm_read_bytes + a.local_read_bytes);
     check.equal("bytes the cores stored", cores.store_bytes,
@@ -232,6 +236,12 @@ std::vector<std::string> invariant_violations(const RunConfig& config, const Sim
                                                    engineering(a.roof.vector_flop_per_s, "FLOP/s"))
                                      : ""),
                      compute_time_s(flops, a.vector_flops, a.roof));
+    if (a.warp_instructions > 0 && a.roof.warp_instructions_per_s > 0) {
+      check.within_run(fmt::format("{} warp instructions at {} a cycle per core",
+                                   with_commas(a.warp_instructions),
+                                   config.hardware.core.compute.warp_instructions_per_cycle),
+                       issue_time_s(a.warp_instructions, a.roof));
+    }
     check.within_run("one block's critical path", r.block_critical_path.seconds());
     // What registers are written by loads (the energy model charges them): loads of kernels
     // without SRAM tiles, and spill reloads.

@@ -149,7 +149,7 @@ SimulationResult simulate_kernel(const RunConfig& config, const Kernel& kernel,
       case OpKind::compute: {
         const Time busy =
             max(compute.execution_time(op.flops, op.compute_type.value_or(kernel.compute_type)),
-                sram.read_time(op.sram_read_bytes));
+                max(sram.read_time(op.sram_read_bytes), compute.issue_time(op.warp_instructions)));
         return {busy, busy + compute.pipeline_latency()};
       }
       case OpKind::barrier: {

@@ -194,6 +194,10 @@ void add_analytical_cells(const RunConfig& config, ColumnTable& columns, ShapeCa
     sram_intensity.set_real(static_cast<double>(a.flops) /
                             static_cast<double>(a.sram_traffic_bytes()));
   }
+  c.integer("analytical.issue.warp_instructions", a.warp_instructions);
+  Cell& issue = c("analytical.issue.time_s");  // none where issue is not modelled
+  if (const double issue_s = issue_time_s(a.warp_instructions, a.roof); issue_s > 0)
+    issue.set_real(issue_s);
   c.integer("analytical.local_memory.read_bytes", a.local_read_bytes);
   c.integer("analytical.local_memory.write_bytes", a.local_write_bytes);
   c.integer("analytical.local_memory.bytes", a.local_traffic_bytes());

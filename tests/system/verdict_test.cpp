@@ -89,7 +89,8 @@ TEST(Verdict, OneAnswerAgainstTheRoofTheRunFaces) {
                           r["hardware"]["clock_hz"].get<double>() / (cores * time);
   EXPECT_GE(s["compute_busy_fraction"].get<double>(), at_rate * (1 - 1e-12));
   EXPECT_LE(s["compute_busy_fraction"].get<double>(), at_rate + rounding);
-  EXPECT_NEAR(s["compute_busy_fraction"].get<double>() + s["operand_stall_fraction"].get<double>(),
+  EXPECT_NEAR(s["compute_busy_fraction"].get<double>() + s["operand_stall_fraction"].get<double>() +
+                  s["issue_stall_fraction"].get<double>(),
               r["components"]["compute_units"]["busy_s"].get<double>() / (cores * time), 1e-12);
 
   // Every share the report gives is a share of something and at most all of it.

@@ -36,5 +36,34 @@ TEST(ComputeUnitTiming, OpsQueueAndOperandsCanStretchThem) {
   EXPECT_EQ(cu.stats().operand_limited.ps(), 3000u);
 }
 
+// An op's warp instructions take a cycle each at the issue rate: where they outlast its FLOPs the
+// op is stretched to them, and the stretch is counted apart from the operands'.
+TEST(ComputeUnitTiming, WarpInstructionsCanStretchAnOp) {
+  ComputeUnitParams params;
+  params.flops_per_cycle[index_of(DataType::fp32)] = 256;
+  params.pipeline_latency = Cycles{4};
+  params.warp_instructions_per_cycle = 4;
+  ComputeUnitTiming cu(params, Clock(2'000'000'000));  // 500 ps cycles
+  // 2560 FLOPs: 10 cycles; 40 FFMAs (64 FLOPs each) and 4 loads: 44 instructions, 11 cycles.
+  EXPECT_EQ(cu.issue_time(44).ps(), 5500u);
+  EXPECT_EQ(cu.issue_time(45).ps(), 6000u);  // 12 cycles: whole cycles
+  const auto op = cu.execute(Time{}, 2560, DataType::fp32, Time::from_ps(5000), 44);
+  EXPECT_EQ(op.end.ps(), 5500u);
+  EXPECT_EQ(cu.stats().warp_instructions, 44u);
+  EXPECT_EQ(cu.stats().issue_limited.ps(), 500u);
+  EXPECT_EQ(cu.stats().operand_limited.ps(), 0u);
+  // Operands slower than the issue: theirs is the stretch.
+  const auto slow = cu.execute(Time{}, 2560, DataType::fp32, Time::from_ps(7000), 44);
+  EXPECT_EQ(slow.end.ps() - slow.start.ps(), 7000u);
+  EXPECT_EQ(cu.stats().operand_limited.ps(), 2000u);
+  EXPECT_EQ(cu.stats().issue_limited.ps(), 500u);
+  // Without an issue rate the instructions are counted and take no time.
+  ComputeUnitTiming unlimited = unit();
+  EXPECT_EQ(unlimited.issue_time(1'000'000).ps(), 0u);
+  const auto plain = unlimited.execute(Time{}, 2560, DataType::fp32, Time{}, 1'000'000);
+  EXPECT_EQ(plain.end.ps(), 5000u);
+  EXPECT_EQ(unlimited.stats().warp_instructions, 1'000'000u);
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -195,6 +195,22 @@ TEST(Presets, OnlyHopperHasClustersAndWarpgroups) {
   }
 }
 
+// Every GPU preset's SM issues four warp instructions a clock, one a scheduler. An H100's 128 FP32
+// lanes need all four for their FFMAs (256 FLOP a cycle = 4 x 32 lanes x 2), an A100's 64 half of
+// them: only the H100's and H200's FP32 kernels give issue slots up to their shared-memory loads.
+TEST(Presets, AnSmIssuesFourWarpInstructionsACycle) {
+  for (const auto& [path, ffma_share] : {std::tuple{kA100, 0.5}, std::tuple{kH100Pcie, 1.0},
+                                         std::tuple{kH100, 1.0}, std::tuple{kH200, 1.0}}) {
+    SCOPED_TRACE(path);
+    const HardwareParams hw = preset(path).hardware;
+    EXPECT_EQ(hw.core.compute.warp_instructions_per_cycle, 4u);
+    const double ffmas_a_cycle =
+        static_cast<double>(hw.core.compute.flops_per_cycle[index_of(DataType::fp32)]) /
+        (2.0 * hw.threads.warp_size);
+    EXPECT_DOUBLE_EQ(ffmas_a_cycle / hw.core.compute.warp_instructions_per_cycle, ffma_share);
+  }
+}
+
 // --- question 2's machine without the L2 is the preset in everything else ---
 
 TEST(Question2, MachineWithoutL2IsThePresetOtherwise) {
@@ -216,6 +232,8 @@ TEST(Question2, MachineWithoutL2IsThePresetOtherwise) {
   EXPECT_EQ(without.core.registers.capacity_bytes, with.core.registers.capacity_bytes);
   EXPECT_EQ(without.core.compute.flops_per_cycle, with.core.compute.flops_per_cycle);
   EXPECT_EQ(without.core.compute.pipeline_latency.count, with.core.compute.pipeline_latency.count);
+  EXPECT_EQ(without.core.compute.warp_instructions_per_cycle,
+            with.core.compute.warp_instructions_per_cycle);
   EXPECT_EQ(without.threads.warp_size, with.threads.warp_size);
   EXPECT_EQ(without.threads.max_threads_per_block, with.threads.max_threads_per_block);
   EXPECT_EQ(without.threads.max_registers_per_thread, with.threads.max_registers_per_thread);

@@ -124,13 +124,60 @@ TEST(SramLevel, AWarpTileReadsOperandsOncePerWarp) {
   EXPECT_EQ(computes * 2u * 4 * 96 * 32 * 4 * kernel.blocks(), a.sram_read_bytes);
 }
 
+// Warp instructions of an FP32 tiled GEMM, by hand: 128 x 128 x 32 tiles of 16 x 16 threads of
+// 8 x 8 (8 warps). A thread's k: 64 FFMAs and its 8 + 8 operands in 2 + 2 LDS.128; a K-step: 32
+// k's, the 32 KiB of tiles copied 16 B a thread (8 each) and one barrier: 8 x (32 x 68 + 8 + 1)
+// = 17,480 a K-step, over 16 x 16 blocks of 64 K-steps. On an SM of 256 FLOP and 4 issue slots a
+// cycle they take 17,480 / 16,384 of the FLOPs' time: T_compute is theirs.
+TEST(Issue, AnFp32GemmsWarpInstructionsByHand) {
+  const GemmSpec spec = gemm_2048(8, 8);
+  const Roof sm{256e9, 1e15, 256e9, 4e9};  // one H100-like SM at 1 GHz, HBM out of the way
+  const Analysis a = analyze(spec, sm);
+  EXPECT_EQ(warp_instructions_per_step_of(spec, 32), 17'480u);
+  EXPECT_EQ(a.warp_instructions, 16u * 16 * 64 * 17'480);
+  EXPECT_DOUBLE_EQ(issue_time_s(a.warp_instructions, sm), 16.0 * 16 * 64 * 17'480 / 4e9);
+  EXPECT_DOUBLE_EQ(a.roofline.t_compute_s, issue_time_s(a.warp_instructions, sm));
+  EXPECT_GT(a.roofline.t_compute_s, 2.0 * 2048 * 2048 * 2048 / 256e9);
+  EXPECT_DOUBLE_EQ(a.roofline.roof_flop_per_s,
+                   static_cast<double>(a.flops) / a.roofline.t_compute_s);
+  // Every K-step's compute op issues them, and they add up to the analytical count.
+  const Kernel kernel = build_kernel(spec);
+  std::uint64_t issued = 0;
+  for (const Op& op : kernel.program.ops()) {
+    if (op.kind != OpKind::compute) continue;
+    EXPECT_EQ(op.warp_instructions, 17'480u);
+    issued += op.warp_instructions;
+  }
+  EXPECT_EQ(issued * kernel.blocks(), a.warp_instructions);
+  // Without an issue rate the count stays and takes no time: T_compute is F / P.
+  const Analysis unmodelled = analyze(spec, kRoof);
+  EXPECT_EQ(unmodelled.warp_instructions, a.warp_instructions);
+  EXPECT_DOUBLE_EQ(unmodelled.roofline.t_compute_s, 2.0 * 2048 * 2048 * 2048 / 4.096e12);
+}
+
+// Matrix instructions (tensor-core types) and kernels without SRAM tiles are not counted: their
+// multiply-adds are not one a lane per instruction, or their loads are not modelled as such.
+TEST(Issue, OnlyLaneMultiplyAddsOfTiledKernelsAreCounted) {
+  GemmSpec spec = gemm_2048(8, 8);
+  spec.dtype = DataType::bf16;
+  EXPECT_EQ(warp_instructions_per_step_of(spec, 32), 0u);
+  EXPECT_EQ(analyze(spec, kRoof).warp_instructions, 0u);
+  spec.dtype = DataType::fp64;  // 8 B elements: an LDS.128 holds two, a thread's 8 take 4
+  EXPECT_EQ(warp_instructions_per_step_of(spec, 32), 8u * (32 * (64 + 4 + 4) + 16 + 1));
+  spec = gemm_2048(8, 8);
+  spec.strategy = GemmStrategy::register_tiled;
+  EXPECT_EQ(warp_instructions_per_step_of(spec, 32), 0u);
+}
+
 // A warpgroup (wgmma) reads each operand from SRAM once for its four warps: the formula's tile is
-// the warpgroup's 64 x 128, and it must hold 4 x 32 threads.
+// the warpgroup's 64 x 128, and it must hold 4 x 32 threads. Its matrix instructions take the
+// tensor cores' types, not FP32's lane multiply-adds.
 TEST(SramLevel, AWarpgroupTileReadsOperandsOncePerWarpgroup) {
   GemmSpec spec = gemm_2048(8, 8);
+  spec.dtype = DataType::bf16;
   spec.warp_tile = WarpTile{64, 128, 4};  // 8 x 16 threads of 8 x 8
   const Analysis a = analyze(spec, kRoof);
-  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 4;
+  const std::uint64_t mnk_e = 2048ull * 2048 * 2048 * 2;
   EXPECT_EQ(a.sram_read_bytes, mnk_e / 128 + mnk_e / 64);
   KernelTarget hopper;
   hopper.warpgroup_mma = true;
@@ -142,6 +189,12 @@ TEST(SramLevel, AWarpgroupTileReadsOperandsOncePerWarpgroup) {
   EXPECT_EQ(threads_rule(spec, hopper),
             "workload.warp_tile: a warp tile of 64 x 32 with a register tile of 8 x 8 has 32 "
             "threads but 4 warps of 32 have 128 (hardware.cores.warp_size)");
+  spec.warp_tile = WarpTile{64, 128, 4};
+  spec.dtype = DataType::fp32;
+  EXPECT_EQ(threads_rule(spec, hopper),
+            "workload.warp_tile.warps: 4 warps share operands only in a warpgroup's matrix "
+            "instruction (wgmma), which takes TF32 and narrower types; fp32 multiply-adds are each "
+            "lane's own, its operands read by its warp");
 }
 
 // A 2 x 1 cluster shares each B tile between the two blocks of a column: each fetches half its
