@@ -83,7 +83,6 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
   l.low_occupancy_s = waiting - queueing;
   l.sram_bandwidth_s = f.compute.operand_limited.seconds();
   l.input_supply_s = l.in_flight_limit_s + queueing + l.sram_bandwidth_s;
-  l.instruction_issue_s = f.compute.issue_limited.seconds();
   l.tail_s = (c.draining + c.no_work).seconds();
 
   auto share = [&](double seconds) { return percent(seconds / f.core_time_s); };
@@ -96,11 +95,16 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         verdict.limit == "compute" ? compute_roof_text(config, f) : verdict.limit);
     return l;
   }
+  // The issue stretch (issue_stall_fraction) is no cause: where it happens the issue is the
+  // compute roof (every op's instructions outlast its FLOPs alike), which the percentage is of.
   const std::vector<std::pair<const char*, double>> causes = {
-      {"synchronisation", l.synchronisation_s},     {"block_launch", l.block_launch_s},
-      {"register_spill", l.register_spill_s},       {"waiting_blocks", l.waiting_blocks_s},
-      {"low_occupancy", l.low_occupancy_s},         {"input_supply", l.input_supply_s},
-      {"instruction_issue", l.instruction_issue_s}, {"tail", l.tail_s}};
+      {"synchronisation", l.synchronisation_s},
+      {"block_launch", l.block_launch_s},
+      {"register_spill", l.register_spill_s},
+      {"waiting_blocks", l.waiting_blocks_s},
+      {"low_occupancy", l.low_occupancy_s},
+      {"input_supply", l.input_supply_s},
+      {"tail", l.tail_s}};
   const auto worst =
       std::max_element(causes.begin(), causes.end(),
                        [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -157,12 +161,6 @@ Limiter find_limiter(const RunConfig& config, const SimulationResult& r, const R
         "compute short of operands {} of core time: held back by the in-flight limit {}, {}, "
         "stretched by SRAM operand bandwidth {}",
         share(l.input_supply_s), share(l.in_flight_limit_s), queued, share(l.sram_bandwidth_s));
-  } else if (l.cause == "instruction_issue") {
-    l.summary = fmt::format(
-        "compute stretched {} of core time by the issue of its warp instructions ({} for {} "
-        "FLOPs, {} a cycle per core)",
-        share(l.instruction_issue_s), with_commas(f.compute.warp_instructions),
-        with_commas(f.compute.flops), config.hardware.core.compute.warp_instructions_per_cycle);
   } else {
     l.summary = fmt::format(
         "compute idle {} of core time with no load to wait for (draining, the last blocks)",
@@ -258,7 +256,6 @@ void add_simulated_compute(Json& simulated, const RunConfig& config, const Simul
                             {"waiting_blocks", l.waiting_blocks_s},
                             {"low_occupancy", l.low_occupancy_s},
                             {"input_supply", l.input_supply_s},
-                            {"instruction_issue", l.instruction_issue_s},
                             {"tail", l.tail_s}}},
                           {"input_supply_s", input_supply_json(l)}};
 }

@@ -25,7 +25,7 @@ struct Limiter {
   /// At the roof (the run's verdict, RunFigures::verdict, at kAtRoofFraction or more): "compute",
   /// or "<level>_bandwidth" ("hbm_bandwidth", "l2_bandwidth", "sram_bandwidth"); else the largest
   /// of: "synchronisation", "block_launch", "register_spill", "waiting_blocks", "low_occupancy",
-  /// "input_supply", "instruction_issue", "tail".
+  /// "input_supply", "tail".
   std::string cause;
   /// input_supply: the largest of its parts, "in_flight_limit", "<level>_queueing" (the L2's port,
   /// "hbm_queueing") or "sram_bandwidth"
@@ -46,7 +46,6 @@ struct Limiter {
   /// port, from the cores outwards, then "hbm".
   std::vector<std::pair<std::string, double>> queueing_s;
   double sram_bandwidth_s = 0;  ///< compute stretched by SRAM operand bandwidth
-  double instruction_issue_s = 0;  ///< compute stretched by the issue of warp instructions
   double tail_s = 0;            ///< compute idle with no load to wait for: draining, no work
 };
 

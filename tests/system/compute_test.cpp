@@ -343,5 +343,44 @@ TEST(QuestionFour, InputSupply) {
   expect_limiter("input-supply.yaml", "input_supply", "in_flight_limit");
 }
 
+// --- the issue of warp instructions ---
+
+// The same FP32 GEMM (8 x 8 a thread: 64 FFMAs and four 16-byte loads a k) on an H100, whose 128
+// FP32 lanes take all four issue slots a clock, and on an A100, whose 64 take two: the H100's
+// compute ops are held by their issue, never shorter than the analytical issue time; the A100's
+// never are. Both issue exactly the analytical count.
+TEST(Issue, AnH100sFp32LoadsTakeFfmaSlotsAnA100sDoNot) {
+  const std::vector<std::string> small = {"workload.m=1024", "workload.n=1024", "workload.k=1024"};
+  const std::string gemm = "questions/q2-tile-under-limits/workloads/128x128x32-2stages.yaml";
+  const Simulated h100 = simulate_once("hardware/h100-sxm5-80gb.yaml", gemm, small);
+  const Analysis& a = h100.config.analysis;
+  const ComputeUnitStats h100_units = h100.result.compute_total();
+  EXPECT_EQ(h100_units.warp_instructions, a.warp_instructions);
+  EXPECT_EQ(a.warp_instructions, 8u * 8 * 32 * 17'480);  // 8 x 8 blocks, 32 K-steps each
+  EXPECT_GT(h100_units.issue_limited, Time{});
+  EXPECT_EQ(h100_units.operand_limited, Time{});
+  // Each op is held to its 4,370 cycles of issue (17,480 / 4) against 4,096 of FLOPs.
+  const double cycle_s = 1 / static_cast<double>(h100.config.hardware.core_clock.frequency_hz);
+  const auto ops = static_cast<double>(h100_units.ops);
+  EXPECT_NEAR(h100_units.busy.seconds(), ops * 4370 * cycle_s, ops * cycle_s);
+  EXPECT_NEAR(h100_units.issue_limited.seconds(), ops * (4370 - 4096) * cycle_s, ops * cycle_s);
+  EXPECT_GT(h100.result.time.seconds(), a.roofline.t_compute_s);
+  EXPECT_DOUBLE_EQ(a.roofline.t_compute_s, issue_time_s(a.warp_instructions, a.roof));
+  const RunFigures f = run_figures(h100.config, h100.result);
+  EXPECT_EQ(compute_roof_text(h100.config, f),
+            "P as the issue of 35,799,040 warp instructions, 4 a cycle per core, allows it");
+
+  // The A100 in a process of its own (one simulation a process).
+  const nlohmann::json a100 = test::run_report("hardware/a100-sxm4-80gb.yaml", gemm, small);
+  EXPECT_EQ(a100["simulated"]["issue"]["warp_instructions"].get<std::uint64_t>(),
+            a.warp_instructions);
+  EXPECT_EQ(a100["simulated"]["issue"]["stretched_compute_s"].get<double>(), 0.0);
+  EXPECT_EQ(a100["simulated"]["issue_stall_fraction"].get<double>(), 0.0);
+  // 4,370 cycles of issue a K-step against 8,192 of FLOPs at 128 a cycle.
+  EXPECT_NEAR(a100["analytical"]["issue"]["time_s"].get<double>() /
+                  a100["analytical"]["t_compute_s"].get<double>(),
+              4370.0 / 8192, 1e-12);
+}
+
 }  // namespace
 }  // namespace ridgeline
