@@ -294,22 +294,11 @@ std::optional<Violation> check_decomposition(const GemmSpec& s, const GemmGrid& 
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<Violation> check_rules(const GemmSpec& s) {
-  if (!s.epilogue.empty() &&
-      (s.batch.count > 1 || s.decomposition.kind == GemmDecomposition::stream_k)) {
-    return Violation{"workload.epilogue",
-                     s.batch.count > 1 ? "an epilogue is fused into a single GEMM, not a batch"
-                                       : "an epilogue is fused into data-parallel or split-K "
-                                         "GEMMs, not stream-K",
-                     "run the epilogue as an elementwise workload after the GEMM"};
-  }
-  // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes a GEMM of the
-  // batch, the FLOPs the edge tiles issue over the matrix padded to whole tiles, or the address
-  // of the last batch's matrices and the split-K partial sums: keep them within 63 bits.
+// The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes a GEMM of the
+// batch, the FLOPs the edge tiles issue over the matrix padded to whole tiles, or the address of
+// the last batch's matrices and the split-K partial sums: keep them within 63 bits.
+std::optional<Violation> check_size(const GemmSpec& s, const GemmGrid& g) {
   using u128 = unsigned __int128;
-  const GemmGrid g = grid_of(s);
   const auto padded = [](std::uint64_t whole, std::uint64_t blocks, std::uint64_t tile) {
     return std::max(whole, blocks * tile);
   };
@@ -329,6 +318,22 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
                     s.n, s.k),
         "reduce the matrix sizes"};
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Violation> check_rules(const GemmSpec& s) {
+  if (!s.epilogue.empty() &&
+      (s.batch.count > 1 || s.decomposition.kind == GemmDecomposition::stream_k)) {
+    return Violation{"workload.epilogue",
+                     s.batch.count > 1 ? "an epilogue is fused into a single GEMM, not a batch"
+                                       : "an epilogue is fused into data-parallel or split-K "
+                                         "GEMMs, not stream-K",
+                     "run the epilogue as an elementwise workload after the GEMM"};
+  }
+  const GemmGrid g = grid_of(s);
+  if (auto v = check_size(s, g)) return v;
   if (s.batch.stride_c && *s.batch.stride_c < s.m * s.n) {
     return Violation{"workload.batch_stride.c",
                      fmt::format("the GEMMs of a batch would write over each other's C (M x N = "
@@ -396,6 +401,12 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
   }
   if (auto v = check_decomposition(s, g)) return v;
   return check_cluster(s);
+}
+
+std::optional<Violation> check_split_rules(const GemmSpec& s) {
+  const GemmGrid g = grid_of(s);
+  if (auto v = check_size(s, g)) return v;
+  return check_decomposition(s, g);
 }
 
 std::uint64_t sram_read_elements_per_k(const GemmSpec& s, std::uint32_t warp_size) {

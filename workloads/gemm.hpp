@@ -235,6 +235,10 @@ std::uint64_t partial_sum_bytes(const GemmSpec& spec);
 /// tile (and the warp tile, which divides the tile), a block-order group spans at most the grid's
 /// block rows, a cluster divides the grid and its slices the tiles. The first one broken, if any.
 std::optional<Violation> check_rules(const GemmSpec& spec);
+/// The rules of `spec`'s decomposition and the size its partial sums add: where the same spec
+/// without a decomposition keeps check_rules, check_rules of `spec` is this (what tile: auto
+/// asks of each split of a candidate it has checked unsplit).
+std::optional<Violation> check_split_rules(const GemmSpec& spec);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
 /// The A and B elements a block's compute reads from SRAM per k, as the banks deliver them: each

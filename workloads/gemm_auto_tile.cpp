@@ -401,7 +401,8 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                                         ? DecompositionParams{}
                                         : DecompositionParams{GemmDecomposition::split_k, splits};
                   if (stages > 1 && stages > steps / splits) break;
-                  if (check_rules(c)) continue;
+                  // runs_on checked c unsplit; a split can break only the split's rules.
+                  if (splits > 1 && check_split_rules(c)) continue;
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
                   if (kind && bound > kind->estimate.time_s) continue;

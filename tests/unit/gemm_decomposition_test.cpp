@@ -133,6 +133,48 @@ TEST(GemmSplitK, RulesTieTheSplitsToTheKSteps) {
   EXPECT_EQ(check_rules(spec)->key_path, "workload.decomposition");
 }
 
+// tile: auto checks a candidate's rules once unsplit and then only its splits' own: on every spec
+// whose unsplit self keeps the rules, check_split_rules says what check_rules says, including a
+// matrix whose counts fit 63 bits unsplit but not with 64 splits' partial sums.
+TEST(GemmSplitK, TheSplitsOwnRulesAreAllASplitCanBreak) {
+  const auto said = [](const std::optional<Violation>& v) {
+    return v ? v->key_path + ": " + v->rule : std::string();
+  };
+  std::vector<GemmSpec> unsplit;
+  for (const TileShape tile : {TileShape{32, 32, 16}, TileShape{64, 32, 32}, TileShape{32, 64, 48}})
+    unsplit.push_back(fp16_gemm(128, 64, 192, tile));
+  // 2 M N K e = 2^62 bytes of FP8 operands; with 64 splits' partial sums, M N x 8 x (1 + 2 x 64)
+  // more, past 2^63 (with 32, within it).
+  unsplit.push_back(
+      fp16_gemm(std::uint64_t{1} << 28, std::uint64_t{1} << 24, 512, TileShape{256, 256, 8}));
+  unsplit.back().dtype = DataType::fp8;
+  std::size_t compared = 0, refused = 0;
+  for (const GemmSpec& base : unsplit) {
+    for (std::uint32_t stages = 1; stages <= 4; ++stages) {
+      GemmSpec spec = base;
+      spec.stages = stages;
+      if (check_rules(spec)) continue;
+      for (std::uint64_t splits = 2; splits <= 64; splits *= 2) {
+        spec.decomposition = DecompositionParams{GemmDecomposition::split_k, splits};
+        EXPECT_EQ(said(check_split_rules(spec)), said(check_rules(spec)))
+            << base.tile.m << "x" << base.tile.n << "x" << base.tile.k << ", " << stages
+            << " stages, " << splits << " splits";
+        ++compared;
+        if (check_rules(spec)) ++refused;
+      }
+    }
+  }
+  EXPECT_GT(compared, 40u);
+  EXPECT_GT(refused, 10u);  // splits past the K-steps, stages past a split's, and the size
+  GemmSpec huge = unsplit.back();
+  EXPECT_FALSE(check_rules(huge));
+  huge.decomposition = DecompositionParams{GemmDecomposition::split_k, 32};
+  EXPECT_FALSE(check_split_rules(huge));
+  huge.decomposition.splits = 64;
+  ASSERT_TRUE(check_split_rules(huge));
+  EXPECT_EQ(check_split_rules(huge)->key_path, "workload");
+}
+
 TEST(GemmStreamK, WorkersShareTheIterationsAndHandOverPartialTiles) {
   // 32 x 64 x 64 FP16 in 32 x 32 x 16 tiles: 2 tiles of 4 K-steps, 8 iterations over 3 workers:
   // [0, 2), [2, 5), [5, 8). Worker 0 owns tile 0 (steps 0-1), worker 1 finishes it (steps 2-3)
