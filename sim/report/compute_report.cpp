@@ -286,16 +286,15 @@ std::string analytical_compute_text(const RunConfig& config) {
                        config.occupancy.active_warps, config.occupancy.max_warps,
                        100 * config.occupancy.fraction());
   }
-  if (a.warp_instructions > 0) {
-    const double issue_s = issue_time_s(a.warp_instructions, a.roof);
+  // Where the machine issues instructions at a rate (a GPU's SM); elsewhere the count is in the
+  // JSON only.
+  if (const double issue_s = issue_time_s(a.warp_instructions, a.roof); issue_s > 0) {
     out += fmt::format(
-        "  issue: {} warp instructions{}\n", with_commas(a.warp_instructions),
-        issue_s > 0
-            ? fmt::format(" at {} a cycle per core take {}; the FLOPs at P, {}",
-                          config.hardware.core.compute.warp_instructions_per_cycle,
-                          engineering(issue_s, "s"),
-                          engineering(compute_time_s(a.issued_flops, a.vector_flops, a.roof), "s"))
-            : " (not modelled: hardware.cores.compute.warp_instructions_per_cycle is not given)");
+        "  issue: {} warp instructions at {} a cycle per core take {}; the FLOPs at "
+        "P, {}\n",
+        with_commas(a.warp_instructions), config.hardware.core.compute.warp_instructions_per_cycle,
+        engineering(issue_s, "s"),
+        engineering(compute_time_s(a.issued_flops, a.vector_flops, a.roof), "s"));
   }
   out += fmt::format(
       "  SRAM level, analytical: Q = {} bytes (operand reads {}, tile writes {}), I = {}\n",

@@ -524,7 +524,7 @@ std::string report_text(const RunConfig& config, const SimulationResult* simulat
          share(c.compute_busy), share(c.overlap));
     line("      at the unit's rate      {:>7}", percent(d->compute_busy));
     line("      held by SRAM operands   {:>7}", percent(d->operand_stall));
-    if (d->compute.warp_instructions > 0)
+    if (hw.core.compute.warp_instructions_per_cycle > 0 && d->compute.warp_instructions > 0)
       line("      held by issue           {:>7}", percent(d->issue_stall));
     if (c.barriers > 0) line("    in barriers               {:>7}", share(c.barrier_wait));
     if (c.local_loads > 0) line("    reloading spilled regs    {:>7}", share(c.spill_wait));
