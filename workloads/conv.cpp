@@ -293,6 +293,9 @@ Program row_tile_program(const ConvSpec& s, std::uint64_t tile, bool shared,
   StagedLoop loop(builder, shape);
   const std::uint64_t chunks = c / t.k;
   const std::uint64_t a_row_lands = q * t.k * e;  // an output row's pixels, tile.k channels each
+  // Every K-step's compute reads the same operands and issues the same instructions.
+  const std::uint64_t step_reads = sram_reads_per_step_of(gemm, target.warp_size);
+  const std::uint64_t step_instructions = warp_instructions_per_step_of(gemm, target.warp_size);
   std::uint32_t step = 0;
   for (std::uint64_t r = 0; r < s.kernel_r; ++r) {
     for (std::uint64_t sc = 0; sc < s.kernel_s; ++sc) {
@@ -317,9 +320,8 @@ Program row_tile_program(const ConvSpec& s, std::uint64_t tile, bool shared,
                                           t.k * e, s.kernel_r * s.kernel_s * c * e, 1};
         weights.block_col_bytes = t.n * s.kernel_r * s.kernel_s * c * e;
         loads.push_back(Op::load(kW, step, weights, t.k * t.n * e + zero_rows * a_row_lands));
-        loop.add_step(loads, Op::compute(step, 2 * t.m * t.n * t.k,
-                                         sram_reads_per_step_of(gemm, target.warp_size))
-                                 .issuing(warp_instructions_per_step_of(gemm, target.warp_size)));
+        loop.add_step(
+            loads, Op::compute(step, 2 * t.m * t.n * t.k, step_reads).issuing(step_instructions));
       }
     }
   }

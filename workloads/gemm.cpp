@@ -596,6 +596,9 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
   }
   StagedLoop loop(builder, shape);
   const TileShape& t = s.tile;
+  // Every K-step's compute reads the same operands and issues the same instructions.
+  const std::uint64_t step_reads = tiles.sram_reads_per_step(target.warp_size);
+  const std::uint64_t step_instructions = warp_instructions_per_step_of(s, target.warp_size);
   // Promotions (promotion_interval): after the K-step in which each interval of K ends, and after
   // the last, an FMA an accumulator each, before the next MMA.
   for (std::uint64_t i = 0; i < steps; ++i) {
@@ -605,9 +608,8 @@ Program band_program(const GemmSpec& s, const GemmTiles& tiles, const Footprint&
                             tiles.a_tile(step, split_steps, k_step), tiles.a_lands()),
                    Op::load(kB, static_cast<std::uint32_t>(step),
                             tiles.b_tile(step, split_steps, k_step), tiles.b_lands())},
-                  Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k,
-                              tiles.sram_reads_per_step(target.warp_size))
-                      .issuing(warp_instructions_per_step_of(s, target.warp_size)));
+                  Op::compute(static_cast<std::uint32_t>(step), 2 * t.m * t.n * t.k, step_reads)
+                      .issuing(step_instructions));
     if (const std::uint64_t promotions = promotions_after(s, i, steps); promotions > 0) {
       loop.add_after_compute(
           Op::compute(static_cast<std::uint32_t>(step), promotions * 2 * t.m * t.n, 0)

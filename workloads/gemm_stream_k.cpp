@@ -83,15 +83,16 @@ Program worker_program(const GemmSpec& s, const GemmTiles& tiles, const StreamKP
   // One pipelined loop over the whole range: the next tile's loads go on under this one's
   // computes, as a persistent kernel's mainloop runs across tiles.
   StagedLoop loop(builder, shape);
+  // Every K-step's compute reads the same operands and issues the same instructions.
+  const std::uint64_t step_reads = tiles.sram_reads_per_step(target.warp_size);
+  const std::uint64_t step_instructions = warp_instructions_per_step_of(s, target.warp_size);
   for (const StreamKSegment& segment : plan.workers[worker]) {
     const BlockCoord block = tile_block(g, segment.tile);
     for (std::uint64_t k = segment.first_step; k < segment.first_step + segment.steps; ++k) {
       const auto label = static_cast<std::uint32_t>(k);
-      loop.add_step(
-          {Op::load(kA, label, fixed(tiles.a_tile(k, 0, k), block), tiles.a_lands()),
-           Op::load(kB, label, fixed(tiles.b_tile(k, 0, k), block), tiles.b_lands())},
-          Op::compute(label, 2 * t.m * t.n * t.k, tiles.sram_reads_per_step(target.warp_size))
-              .issuing(warp_instructions_per_step_of(s, target.warp_size)));
+      loop.add_step({Op::load(kA, label, fixed(tiles.a_tile(k, 0, k), block), tiles.a_lands()),
+                     Op::load(kB, label, fixed(tiles.b_tile(k, 0, k), block), tiles.b_lands())},
+                    Op::compute(label, 2 * t.m * t.n * t.k, step_reads).issuing(step_instructions));
     }
     const std::uint32_t result = loop.last_compute();
     FlagPattern flag;

@@ -41,11 +41,10 @@ EnergyCounts analytical_energy_counts(const HardwareParams& hw, const WorkloadSp
 
 double analytical_time_s(const HardwareParams& hw, const WorkloadSpec& workload,
                          const Analysis& a) {
-  const double peak = hw.peak_flop_per_s(compute_type(workload));
-  double time = peak > 0 ? static_cast<double>(a.issued_flops) / peak : 0;
-  if (const double issue = hw.warp_instructions_per_s(); issue > 0) {
-    time = std::max(time, static_cast<double>(a.warp_instructions) / issue);
-  }
+  // At this machine's clock, which a power limit may have lowered from the analysis's roof's.
+  const Roof roof = roof_of(hw, compute_type(workload));
+  double time =
+      roof.peak_flop_per_s > 0 ? compute_time_s(a.issued_flops, 0, roof, a.warp_instructions) : 0;
   const double q = static_cast<double>(a.hbm_bytes());
   time = std::max(time, q / hw.hbm_bytes_per_s());
   for (const HardwareParams::SharedLevel& level : hw.shared_levels()) {
