@@ -1,6 +1,7 @@
 """Installs the ridgeline package built in this folder (build/python) into a Python environment,
-with the build's ridgeline executable inside it (ridgeline/bin/ridgeline), which run(), sweep()
-and validate() start. No network, Debian's setuptools (docs/PYTHON.md):
+with the build's ridgeline executable inside it (ridgeline/bin/ridgeline, and beside it the
+libraries it loads), which run(), sweep() and validate() start. No network,
+Debian's setuptools (docs/PYTHON.md):
 
     pip install --no-build-isolation --no-index build/python
 """
@@ -18,10 +19,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "ridgeline"))
 import _build_tree  # noqa: E402  (written by the build: the executable and the version)
 
+# The executable's libraries, which it loads from its own folder: the simulator, when it runs,
+# and the ONNX importer, when it reads a model.
+LIBRARIES = ["libridgeline_simulator.so", "libridgeline_onnx.so"]
+
 
 class BuildWithExecutable(build_py):
-    """Copies the build's executable into the package; leaves the debug information of it and of
-    the extension in the build (a tenth of the size installed)."""
+    """Copies the build's executable and its libraries into the package; leaves the debug
+    information of them and of the extension in the build (a tenth of the size installed)."""
 
     def run(self):
         super().run()
@@ -32,7 +37,12 @@ class BuildWithExecutable(build_py):
         executable = os.path.join(package, "bin", "ridgeline")
         os.makedirs(os.path.dirname(executable), exist_ok=True)
         shutil.copy2(_build_tree.EXECUTABLE, executable)
-        binaries = [executable] + glob.glob(os.path.join(package, "_core*.so"))
+        binaries = [executable]
+        for library in LIBRARIES:
+            binaries.append(os.path.join(package, "bin", library))
+            shutil.copy2(os.path.join(os.path.dirname(_build_tree.EXECUTABLE), library),
+                         binaries[-1])
+        binaries += glob.glob(os.path.join(package, "_core*.so"))
         if shutil.which("strip"):
             subprocess.run(["strip", "--strip-debug", *binaries], check=True)
 

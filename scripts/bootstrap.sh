@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev    # JSON output
   libfmt-dev            # text output
   libonnx-dev libprotobuf-dev  # ONNX models read into graph workloads (sim/onnx)
+  libmimalloc-dev       # the executable's allocator
   libgtest-dev libgmock-dev  # tests
   libxml2-dev           # tests parse the SVG and HTML outputs
   libbenchmark-dev      # bench/

@@ -12,9 +12,9 @@
 #include <optional>
 #include <thread>
 
-#include "models/sc_main_stub.hpp"
 #include "sim/charts/roofline_chart.hpp"
 #include "sim/commands/power_limit_runs.hpp"
+#include "sim/commands/simulator_library.hpp"
 #include "sim/commands/study.hpp"
 #include "sim/commands/validate.hpp"
 #include "sim/config/config_node.hpp"
@@ -25,7 +25,6 @@
 #include "sim/graph/graph_run.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/report.hpp"
-#include "sim/run/simulate.hpp"
 #include "sim/sweep/sweep_report.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/util/child_process.hpp"
@@ -280,7 +279,8 @@ int run_command(const RunOptions& options, char** argv) {
   std::optional<BusyTimeline> busy;
   if (!options.html_path.empty() || !options.busy_profile_path.empty())
     busy.emplace(config.hardware.cores, config.hardware.hbm.units());
-  const SimulationResult result = simulate(config, options.traces, busy ? &*busy : nullptr);
+  const SimulationResult result =
+      simulate_in_library(config, options.traces, busy ? &*busy : nullptr);
   if (busy) busy->cover(result.time);
   Json report = report_json(config, &result);
   if (config.power_limit && !settled) {

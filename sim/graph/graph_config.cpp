@@ -13,9 +13,9 @@
 
 #include "sim/config/config_node.hpp"
 #include "sim/config/hardware_config.hpp"
+#include "sim/config/onnx_import.hpp"
 #include "sim/config/workload_config.hpp"
 #include "sim/graph/transformer.hpp"
-#include "sim/onnx/onnx_import.hpp"
 
 namespace ridgeline {
 

@@ -1,6 +1,6 @@
 // A graph workload read and checked on a machine: `kind: graph` as written, `kind: transformer`
 // as its generator writes it (sim/graph/transformer.hpp), `kind: onnx` as the ONNX importer
-// translates the model (sim/onnx/onnx_import.hpp). Each kernel is a single-kernel workload
+// translates the model (sim/config/onnx_import.hpp). Each kernel is a single-kernel workload
 // (gemm, elementwise, row_reduction, attention, ...) read by the one workload reader and analysed
 // on the machine; kernels that are the same workload share one analysis and one simulation.
 //

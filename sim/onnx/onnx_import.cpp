@@ -1,4 +1,4 @@
-#include "sim/onnx/onnx_import.hpp"
+#include "sim/config/onnx_import.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // classes and written to a scratch folder, imported, and each kernel's workload loaded as a
 // workload file is (on the H100 preset) against figures by hand; and bad input, reported at the
 // key at fault.
-#include "sim/onnx/onnx_import.hpp"
+#include "sim/config/onnx_import.hpp"
 
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>

@@ -1,0 +1,13 @@
+// The simulator's library (libridgeline_simulator.so): simulate() and the SystemC models behind
+// it, which the executable loads only when it simulates (sim/util/build_library.hpp).
+#include "models/sc_main_stub.hpp"
+#include "sim/run/simulator_abi.hpp"
+
+extern "C" __attribute__((visibility("default"))) const ridgeline::BuildStamp*
+ridgeline_simulator_abi() {
+  static const ridgeline::SimulatorAbi abi{
+      ridgeline::SimulatorAbi::this_build(),
+      [](const ridgeline::RunConfig& config, const ridgeline::WaveformOptions& traces,
+         ridgeline::ActivityObserver* also) { return ridgeline::simulate(config, traces, also); }};
+  return &abi.stamp;
+}
