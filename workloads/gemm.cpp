@@ -296,20 +296,37 @@ std::optional<Violation> check_decomposition(const GemmSpec& s, const GemmGrid& 
 
 // The largest count the model forms is Q without reuse, 2 M N K e + M N e bytes a GEMM of the
 // batch, the FLOPs the edge tiles issue over the matrix padded to whole tiles, or the address of
-// the last batch's matrices and the split-K partial sums: keep them within 63 bits.
+// the last batch's matrices and the split-K partial sums: keep them within 63 bits. Worked out
+// in 64 bits with overflow checks (the chooser asks it of tens of thousands of candidates): every
+// step is a factor or a part of the sum, so a step past 64 bits means a sum past 63.
 std::optional<Violation> check_size(const GemmSpec& s, const GemmGrid& g) {
-  using u128 = unsigned __int128;
   const auto padded = [](std::uint64_t whole, std::uint64_t blocks, std::uint64_t tile) {
     return std::max(whole, blocks * tile);
   };
-  const u128 products = u128{padded(s.m, g.rows, s.tile.m)} * padded(s.n, g.cols, s.tile.n) *
-                        padded(s.k, g.steps, s.tile.k);
-  const u128 splits = s.decomposition.splits;
-  const u128 batch = s.batch.count;
-  const u128 largest =
-      batch * (2 * products * element_bytes(s.dtype) + u128{s.m} * s.n * 8 * (1 + 2 * splits)) +
-      (batch - 1) * (u128{s.stride_a()} + s.stride_b() + s.stride_c()) * 8;
-  if (largest >= (u128{1} << 63)) {
+  // first x rest... into `out`; true past 64 bits.
+  const auto product = [](std::uint64_t& out, std::uint64_t first, auto... rest) {
+    out = first;
+    return (__builtin_mul_overflow(out, std::uint64_t{rest}, &out) || ...);
+  };
+  std::uint64_t issued = 0;    // 2 x the padded M N K x e
+  std::uint64_t partials = 0;  // M N x 8 x (1 + 2 x splits)
+  std::uint64_t twice_splits = 0;
+  std::uint64_t largest = 0;
+  bool over = product(issued, padded(s.m, g.rows, s.tile.m), padded(s.n, g.cols, s.tile.n),
+                      padded(s.k, g.steps, s.tile.k), 2 * element_bytes(s.dtype)) ||
+              product(twice_splits, std::uint64_t{2}, s.decomposition.splits) ||
+              product(partials, s.m, s.n, std::uint64_t{8}, twice_splits + 1) ||
+              __builtin_add_overflow(issued, partials, &largest) ||
+              __builtin_mul_overflow(largest, s.batch.count, &largest);
+  if (!over && s.batch.count > 1) {
+    std::uint64_t strides = 0;
+    std::uint64_t last_batch = 0;  // the address of the last GEMM's matrices, in bytes x 8
+    over = __builtin_add_overflow(s.stride_a(), s.stride_b(), &strides) ||
+           __builtin_add_overflow(strides, s.stride_c(), &strides) ||
+           product(last_batch, strides, std::uint64_t{8}, s.batch.count - 1) ||
+           __builtin_add_overflow(largest, last_batch, &largest);
+  }
+  if (over || largest >= (std::uint64_t{1} << 63)) {
     return Violation{
         "workload",
         fmt::format("{}M x N x K = {} x {} x {} is too large: FLOP and byte counts would overflow "
@@ -404,7 +421,10 @@ std::optional<Violation> check_rules(const GemmSpec& s) {
 }
 
 std::optional<Violation> check_split_rules(const GemmSpec& s) {
-  const GemmGrid g = grid_of(s);
+  return check_split_rules(s, grid_of(s));
+}
+
+std::optional<Violation> check_split_rules(const GemmSpec& s, const GemmGrid& g) {
   if (auto v = check_size(s, g)) return v;
   return check_decomposition(s, g);
 }

@@ -239,6 +239,8 @@ std::optional<Violation> check_rules(const GemmSpec& spec);
 /// without a decomposition keeps check_rules, check_rules of `spec` is this (what tile: auto
 /// asks of each split of a candidate it has checked unsplit).
 std::optional<Violation> check_split_rules(const GemmSpec& spec);
+/// The same, with `grid`, grid_of(spec), the caller's already (a split has its spec's grid).
+std::optional<Violation> check_split_rules(const GemmSpec& spec, const GemmGrid& grid);
 Analysis analyze(const GemmSpec& spec, const Roof& roof, const KernelTarget& target = {});
 Footprint footprint(const GemmSpec& spec, const KernelTarget& target = {});
 /// The A and B elements a block's compute reads from SRAM per k, as the banks deliver them: each

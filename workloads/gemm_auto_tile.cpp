@@ -99,23 +99,126 @@ bool better(const Scored& a, const Scored& b) {
   return a.key < b.key;
 }
 
-// No estimate of a candidate with `spec`'s tile and warps (any stages, any split) is below this:
-// its MMAs at every core's peak, and its tiles' reads unsplit at the L2's port (a split adds its
-// partial sums to them). The chooser estimates only candidates whose bound is not above the best
-// of their kind so far, which cannot change what it chooses.
-double lower_bound_s(const GemmSpec& spec, const HardwareParams& hw) {
-  const Roof roof = roof_of(hw, spec.dtype);
-  GemmSpec unsplit = spec;
-  unsplit.decomposition = DecompositionParams{};
-  unsplit.stages = 1;
-  const Analysis a = analyze(unsplit, roof, hw.threads);
-  const double compute =
-      static_cast<double>(a.issued_flops - a.vector_flops) / roof.peak_flop_per_s;
-  const double l2 = hw.l2 ? static_cast<double>(a.hbm_bytes()) /
-                                static_cast<double>(hw.l2->bandwidth.bytes_per_second)
-                          : 0;
-  return std::max(compute, l2);
+// A K-step's compute on one core, in seconds, from the analysis of a kernel of `block_steps`
+// block-steps (a block's K-steps, all blocks): its FLOPs at the unit's rate, its SRAM operand
+// reads and tile landings at the ports, its warp instructions at the issue rate (where those are
+// counted and modelled), and an FP8 kernel's promotions on the vector units.
+struct StepCompute {
+  double flops_s = 0;
+  double sram_s = 0;
+  double issue_s = 0;
+  double promotion_s = 0;
+  /// The step's compute: the longest of the first three, then the promotions, the next MMA after
+  /// them.
+  double total_s() const { return std::max({flops_s, sram_s, issue_s}) + promotion_s; }
+};
+StepCompute step_compute(const GemmSpec& s, const HardwareParams& hw, const Analysis& a,
+                         double block_steps) {
+  const double clock_hz = static_cast<double>(hw.core_clock.frequency_hz);
+  const auto rate = [&](DataType type) {
+    return static_cast<double>(hw.core.compute.flops_per_cycle[index_of(type)]) * clock_hz;
+  };
+  StepCompute c;
+  c.flops_s = static_cast<double>(a.issued_flops - a.vector_flops) / block_steps / rate(s.dtype);
+  const double read_s = static_cast<double>(a.sram_read_bytes) / block_steps /
+                        (static_cast<double>(hw.core.sram.read_bytes_per_cycle) * clock_hz);
+  const double write_s = static_cast<double>(a.sram_write_bytes) / block_steps /
+                         (static_cast<double>(hw.core.sram.write_bytes_per_cycle) * clock_hz);
+  c.sram_s = hw.core.sram.shared_port ? read_s + write_s : std::max(read_s, write_s);
+  // Or held by the issue of its warp instructions, where those are counted and modelled.
+  const auto issue_rate = static_cast<double>(hw.core.compute.warp_instructions_per_cycle);
+  c.issue_s = issue_rate > 0
+                  ? static_cast<double>(a.warp_instructions) / block_steps / (issue_rate * clock_hz)
+                  : 0;
+  // An FP8 kernel's promotions follow its MMAs on the vector units, the next MMA after them.
+  c.promotion_s = static_cast<double>(promotion_flops(s)) / block_steps / rate(DataType::fp32);
+  return c;
 }
+
+// A split-K's partial sums (`partial_bytes`, partial_sum_bytes) are read back moments after they
+// are written: where they all fit the L2, it holds them (written back, if ever, after the kernel)
+// and they never reach HBM.
+bool partials_fit_l2(std::uint64_t partial_bytes, const HardwareParams& hw) {
+  return partial_bytes > 0 && hw.l2 && partial_bytes <= hw.l2->capacity_bytes;
+}
+
+// The last split reads the others' partial sums after its own K loop: one latency (`latency`,
+// the HBM's path), then the bytes at the core's share of the bandwidth of the level that holds
+// them (the L2's, from the partition they were written to, when `in_l2`, or the HBM's).
+double split_reduction_s(const GemmSpec& s, const HardwareParams& hw, std::uint64_t active_cores,
+                         double latency, bool in_l2) {
+  const double partials = static_cast<double>((s.decomposition.splits - 1) * s.tile.m * s.tile.n *
+                                              element_bytes(s.accumulator));
+  return in_l2 ? hw.l2->far_hit_latency.seconds() +
+                     partials * static_cast<double>(active_cores) /
+                         static_cast<double>(hw.l2->bandwidth.bytes_per_second)
+               : latency + partials * static_cast<double>(active_cores) / hw.hbm_bytes_per_s();
+}
+
+// The latency a stage must cover is a miss's. A tile's lines span the L2's partitions, so its
+// first read of them reaches the far one, and its data is there when the later of two paths
+// answers, the HBM's or the far partition's: they run at once, as in the L2's model. (Its
+// re-reads hit copies in the near partition, sooner.)
+double miss_latency_s(const HardwareParams& hw) {
+  double latency = hw.hbm.access_latency.seconds();
+  if (hw.l2) latency = std::max(latency, hw.l2->far_hit_latency.seconds());
+  return latency;
+}
+
+// No estimate of a candidate with a tile and warps, whatever its stages and split, is below
+// this (estimate_tile's terms, each at its least):
+// - the pipeline: the busiest core runs ceil(blocks / cores) of the blocks, each its K-steps'
+//   compute at the least, whatever the stages hide. Splitting changes the blocks, not the
+//   kernel's FLOPs, SRAM bytes or warp instructions, so one analysis of the candidate unsplit
+//   serves every split;
+// - the L2's port: every tile's reads, and a split's partial sums written and read back;
+// - a split's HBM bytes: the note's Q (a split reads every tile's panels: the L2's reuse of them
+//   is not estimated for split-K), with the partial sums where the L2 cannot hold them;
+// - one round of launches, and a split's reduction after its loop.
+// The chooser estimates only candidates whose bound is not above the best of their kind so far,
+// which cannot change what it chooses.
+class CandidateBound {
+ public:
+  CandidateBound(const GemmSpec& spec, const HardwareParams& hw) : hw_(hw) {
+    GemmSpec unsplit = spec;
+    unsplit.decomposition = DecompositionParams{};
+    unsplit.stages = 1;
+    const Analysis a = analyze(unsplit, roof_of(hw, spec.dtype), hw.threads);
+    kernel_compute_s_ = step_compute(unsplit, hw, a, 1).total_s();
+    note_bytes_ = static_cast<double>(a.hbm_bytes());
+    launch_s_ = static_cast<double>(hw.core.block_launch.count +
+                                    a.footprint.warps * hw.core.warp_launch.count) /
+                static_cast<double>(hw.core_clock.frequency_hz);
+  }
+  /// The bound of `candidate` (the tile's, at some stages and split) of `blocks` blocks, a
+  /// little under the terms, so that rounding never puts it above an estimate equal to them.
+  double seconds(const GemmSpec& candidate, std::uint64_t blocks) const {
+    const double busiest =
+        static_cast<double>(ceil_div(blocks, hw_.cores)) / static_cast<double>(blocks);
+    const std::uint64_t partial_bytes = partial_sum_bytes(candidate);  // 0 unsplit
+    const double partials = 2 * static_cast<double>(partial_bytes);    // written, read back
+    double longest = kernel_compute_s_ * busiest;
+    if (hw_.l2) {
+      longest = std::max(longest, (note_bytes_ + partials) /
+                                      static_cast<double>(hw_.l2->bandwidth.bytes_per_second));
+    }
+    double tail = launch_s_;
+    if (partial_bytes > 0) {
+      const bool in_l2 = partials_fit_l2(partial_bytes, hw_);
+      longest = std::max(longest, (note_bytes_ + (in_l2 ? 0 : partials)) / hw_.hbm_bytes_per_s());
+      tail += split_reduction_s(candidate, hw_, std::min<std::uint64_t>(hw_.cores, blocks),
+                                latency_s_, in_l2);
+    }
+    return (longest + tail) * (1 - 1e-9);
+  }
+
+ private:
+  const HardwareParams& hw_;
+  double latency_s_ = miss_latency_s(hw_);
+  double kernel_compute_s_ = 0;  // every block-step's compute on one core
+  double note_bytes_ = 0;        // the note's Q of the candidate unsplit
+  double launch_s_ = 0;          // one block's launch
+};
 
 // The HBM bytes of one matrix's A and B panels with an L2. The blocks running at once (a wave of
 // `wave`, in `order`) read r rows of A panels and c columns of B panels; while those fit the L2
@@ -213,32 +316,15 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   };
 
   TileEstimate e;
-  // One K-step of one block: its compute (at the unit's rate, or held by its SRAM operand reads
-  // or tile landings), its tiles' bytes and their way through the memory.
-  const double flops_step =
-      static_cast<double>(a.issued_flops - a.vector_flops) / block_steps / rate(s.dtype);
-  const double read_step = static_cast<double>(a.sram_read_bytes) / block_steps /
-                           (static_cast<double>(hw.core.sram.read_bytes_per_cycle) * clock_hz);
-  const double write_step = static_cast<double>(a.sram_write_bytes) / block_steps /
-                            (static_cast<double>(hw.core.sram.write_bytes_per_cycle) * clock_hz);
-  const double sram_step =
-      hw.core.sram.shared_port ? read_step + write_step : std::max(read_step, write_step);
-  // Or held by the issue of its warp instructions, where those are counted and modelled.
-  const auto issue_rate = static_cast<double>(hw.core.compute.warp_instructions_per_cycle);
-  const double issue_step = issue_rate > 0 ? static_cast<double>(a.warp_instructions) /
-                                                 block_steps / (issue_rate * clock_hz)
-                                           : 0;
-  // An FP8 kernel's promotions follow its MMAs on the vector units, the next MMA after them.
+  // One K-step of one block: its compute, its tiles' bytes and their way through the memory.
+  const StepCompute step_terms = step_compute(s, hw, a, block_steps);
+  const double flops_step = step_terms.flops_s;
+  const double sram_step = step_terms.sram_s;
+  const double issue_step = step_terms.issue_s;
+  const double compute_step = step_terms.total_s();
   const auto promotion = static_cast<double>(promotion_flops(s));
-  const double promotion_step = promotion / block_steps / rate(DataType::fp32);
-  const double compute_step = std::max({flops_step, sram_step, issue_step}) + promotion_step;
   const double bytes_step = static_cast<double>(a.footprint.input_bytes_per_stage);
-  // The latency a stage must cover is a miss's. A tile's lines span the L2's partitions, so its
-  // first read of them reaches the far one, and its data is there when the later of two paths
-  // answers, the HBM's or the far partition's: they run at once, as in the L2's model. (Its
-  // re-reads hit copies in the near partition, sooner.)
-  double latency = hw.hbm.access_latency.seconds();
-  if (hw.l2) latency = std::max(latency, hw.l2->far_hit_latency.seconds());
+  const double latency = miss_latency_s(hw);
   // A step's tiles at the core's share of the HBM's bandwidth, every active core streaming. (At
   // the L2's port, for the share the L2 serves, the estimate ranks shallower pipelines first,
   // which the runs do not bear out: the loaded latency grows with the load.)
@@ -278,11 +364,9 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
       e.block_order = order;
     }
   }
-  // A split-K's partial sums are read back moments after they are written: where they all fit
-  // the L2, it holds them (written back, if ever, after the kernel) and they never reach HBM.
-  const auto partial_bytes = static_cast<double>(partial_sum_bytes(s));
-  const bool partials_in_l2 =
-      splits > 1 && hw.l2 && partial_bytes <= static_cast<double>(hw.l2->capacity_bytes);
+  const std::uint64_t partial_sums = partial_sum_bytes(s);
+  const auto partial_bytes = static_cast<double>(partial_sums);
+  const bool partials_in_l2 = partials_fit_l2(partial_sums, hw);
   double hbm_q = panels + static_cast<double>(a.hbm_register_read_bytes) +
                  static_cast<double>(a.hbm_write_bytes);
   if (partials_in_l2) hbm_q -= 2 * partial_bytes;
@@ -292,18 +376,7 @@ TileEstimate estimate_tile(const GemmSpec& s, const HardwareParams& hw) {
   const std::uint64_t launch_cycles =
       hw.core.block_launch.count + a.footprint.warps * hw.core.warp_launch.count;
   e.launch_s = rounds * static_cast<double>(launch_cycles) / clock_hz;
-  if (splits > 1) {
-    // The last split reads the others' partial sums after its own K loop: one latency, then the
-    // bytes at the core's share of the bandwidth of the level that holds them (the L2's, from
-    // the partition they were written to, or the HBM's).
-    const double partials =
-        static_cast<double>((splits - 1) * s.tile.m * s.tile.n * element_bytes(s.accumulator));
-    e.reduction_s = partials_in_l2 ? hw.l2->far_hit_latency.seconds() +
-                                         partials * static_cast<double>(active_cores) /
-                                             static_cast<double>(hw.l2->bandwidth.bytes_per_second)
-                                   : latency + partials * static_cast<double>(active_cores) /
-                                                   hw.hbm_bytes_per_s();
-  }
+  if (splits > 1) e.reduction_s = split_reduction_s(s, hw, active_cores, latency, partials_in_l2);
   const double pipeline = rounds * static_cast<double>(steps) * step;
   e.limited_by = step == shared_compute ? (flops_step >= std::max(sram_step, issue_step) ? "compute"
                                            : sram_step >= issue_step                     ? "sram"
@@ -384,8 +457,9 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
               c.stages = 1;
               const Footprint one_stage = footprint(c, hw.threads);
               if (!runs_on(c, hw, one_stage)) continue;
-              const std::uint64_t steps = grid_of(c).steps;
-              const double bound = lower_bound_s(c, hw);
+              const GemmGrid g = grid_of(c);  // the same at every stages and split
+              const std::uint64_t steps = g.steps;
+              const CandidateBound bound(c, hw);
               for (std::uint32_t stages = 1; stages <= std::min<std::uint64_t>(4, steps);
                    ++stages) {
                 c.stages = stages;
@@ -402,13 +476,12 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                                         : DecompositionParams{GemmDecomposition::split_k, splits};
                   if (stages > 1 && stages > steps / splits) break;
                   // runs_on checked c unsplit; a split can break only the split's rules.
-                  if (splits > 1 && check_split_rules(c)) continue;
+                  if (splits > 1 && check_split_rules(c, g)) continue;
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
-                  if (kind && bound > kind->estimate.time_s) continue;
-                  const GemmGrid g = grid_of(c);
-                  Scored scored{c, estimate_tile(c, hw),
-                                spec.batch.count * g.rows * g.cols * splits, key};
+                  const std::uint64_t blocks = spec.batch.count * g.rows * g.cols * splits;
+                  if (kind && bound.seconds(c, blocks) > kind->estimate.time_s) continue;
+                  Scored scored{c, estimate_tile(c, hw), blocks, key};
                   scored.spec.block_order = scored.estimate.block_order;
                   if (!kind || better(scored, *kind)) kind = scored;
                   count_equal(scored);

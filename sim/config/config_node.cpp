@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "sim/config/yaml_comments.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -52,7 +54,15 @@ ConfigNode::ConfigNode(YAML::Node node, std::string key_path,
     : node_(std::move(node)),
       key_path_(std::move(key_path)),
       document_(std::move(document)),
-      asked_(std::make_shared<std::set<std::string, std::less<>>>()) {}
+      map_(node_.IsDefined() && node_.IsMap() ? std::make_shared<MapState>() : nullptr) {}
+
+const std::vector<std::pair<YAML::Node, YAML::Node>>& ConfigNode::entries() const {
+  if (!map_->listed) {
+    for (const auto& entry : node_) map_->entries.emplace_back(entry.first, entry.second);
+    map_->listed = true;
+  }
+  return map_->entries;
+}
 
 SourceLocation ConfigNode::location() const {
   // A value set (or under a key set) on the command line points at that argument; one placed
@@ -154,8 +164,8 @@ std::vector<ConfigNode> ConfigNode::items(std::string_view what) const {
 
 std::optional<ConfigNode> ConfigNode::optional(std::string_view key) const {
   expect_map();
-  asked_->emplace(key);
-  for (const auto& entry : node_) {
+  map_->asked.emplace(key);
+  for (const auto& entry : entries()) {
     // A list or map used as a key ('? [a, b]') would otherwise read as a missing key.
     if (!entry.first.IsScalar())
       ConfigNode(entry.first, key_path_, document_).fail("a key must be a plain name");
@@ -182,7 +192,7 @@ ConfigNode ConfigNode::required(std::string_view key) const {
   }
   // A near-miss spelling is the likely cause: point at it.
   for (const auto& entry : node_) {
-    if (!entry.first.IsScalar() || asked_->count(entry.first.Scalar()) != 0) continue;
+    if (!entry.first.IsScalar() || map_->asked.count(entry.first.Scalar()) != 0) continue;
     if (did_you_mean(entry.first.Scalar(), {std::string(key)})) {
       // Located as the misspelt key itself, which a --set may have created.
       const ConfigNode typo = child(entry.first, entry.first.Scalar());
@@ -208,14 +218,14 @@ void ConfigNode::reject_unknown_keys() const {
   expect_map();
   // What to suggest for an unknown key: the likely spelling, or the keys this map's reader knows.
   const auto fix_for = [this](const std::string& key) {
-    const std::vector<std::string> known(asked_->begin(), asked_->end());
+    const std::vector<std::string> known(map_->asked.begin(), map_->asked.end());
     if (auto suggestion = did_you_mean(key, known)) return "did you mean '" + *suggestion + "'?";
     return "known keys here: " + join({known.begin(), known.end()});
   };
   // Every map of every file is checked, most of them a few keys: the keys seen so far are
   // compared one by one, and a key's own node (for its location) is made only to report it.
   std::vector<std::string_view> seen;
-  for (const auto& entry : node_) {
+  for (const auto& entry : entries()) {
     const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
     const auto key_node = [&] {
       return ConfigNode(entry.first, key_path_.empty() ? key : key_path_ + "." + key, document_);
@@ -224,7 +234,7 @@ void ConfigNode::reject_unknown_keys() const {
     if (std::find(seen.begin(), seen.end(), entry.first.Scalar()) != seen.end())
       key_node().fail(fmt::format("key '{}' is given twice", key), "keep one");
     seen.push_back(entry.first.Scalar());
-    if (asked_->count(key) != 0) continue;
+    if (map_->asked.count(key) != 0) continue;
     const ConfigNode unknown = key_node();
     throw ConfigError(unknown.location(), unknown.key_path(), "",
                       fmt::format("unknown key '{}'", key), fix_for(key));
@@ -235,7 +245,7 @@ void ConfigNode::reject_unknown_keys() const {
   for (const auto& [path, assignment] : document_->removed) {
     if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string key = path.substr(prefix.size());
-    if (key.find('.') != std::string::npos || asked_->count(key) != 0) continue;
+    if (key.find('.') != std::string::npos || map_->asked.count(key) != 0) continue;
     throw ConfigError(SourceLocation{"--set " + assignment, 0, 0}, path,
                       assignment.substr(assignment.find('=') + 1),
                       fmt::format("unknown key '{}'", key), fix_for(key));
@@ -414,7 +424,8 @@ ConfigNode load_document_text(const std::string& path, const std::string& text,
                               const std::vector<PlacedValue>& placed) {
   YAML::Node top;
   try {
-    top = YAML::Load(text);
+    const std::optional<std::string> uncommented = without_comments(text);
+    top = YAML::Load(uncommented ? *uncommented : text);
   } catch (const YAML::Exception& error) {
     const int line = error.mark.is_null() ? 0 : error.mark.line + 1;
     const int column = error.mark.is_null() ? 0 : error.mark.column + 1;

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/config/quantity.hpp"
@@ -94,10 +95,21 @@ class ConfigNode {
   void expect_map() const;
   std::string scalar_text_or_empty() const;
 
+  // What the readers of a map share (copies of its ConfigNode alike): the keys asked of it, and
+  // its entries in file order, listed on the first lookup. yaml-cpp makes a pair of nodes for
+  // each entry it iterates over, which every lookup would otherwise pay again.
+  struct MapState {
+    std::set<std::string, std::less<>> asked;
+    std::vector<std::pair<YAML::Node, YAML::Node>> entries;
+    bool listed = false;
+  };
+  /// The map's entries (expect_map() first).
+  const std::vector<std::pair<YAML::Node, YAML::Node>>& entries() const;
+
   YAML::Node node_;
   std::string key_path_;
   std::shared_ptr<const ConfigDocument> document_;
-  std::shared_ptr<std::set<std::string, std::less<>>> asked_;  // keys asked of this map
+  std::shared_ptr<MapState> map_;  // a map's; null for a scalar or a list
 };
 
 /// The closest of `candidates` to `word` when it is close enough to be a likely typo.

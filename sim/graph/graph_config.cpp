@@ -212,9 +212,16 @@ class GraphReader {
   // The analysed workload of `yaml` (below `workload`, where its rules are reported): one met
   // before is the same kernel, read, checked and analysed once.
   std::size_t distinct_workload(const ConfigNode& workload, const YAML::Node& yaml) {
+    // A generated graph's kernels share one node a workload: the same node, the same workload.
+    for (const auto& [node, distinct] : distinct_nodes_) {
+      if (node.is(yaml)) return distinct;
+    }
     const std::string key = canonical_text(yaml);
     auto found = distinct_.find(key);
-    return found != distinct_.end() ? found->second : read_workload(workload, key);
+    const std::size_t distinct =
+        found != distinct_.end() ? found->second : read_workload(workload, key);
+    if (found == distinct_.end()) distinct_nodes_.emplace_back(yaml, distinct);
+    return distinct;
   }
 
   // `fuse: [[gemm, elementwise, ...], ...]`: each group becomes its GEMM with the element-wise
@@ -604,6 +611,7 @@ class GraphReader {
   std::vector<PendingRead> pending_reads_;
   std::set<std::string> read_tensors_;
   std::unordered_map<std::string, std::size_t> distinct_;  // canonical_text -> analysed_
+  std::vector<std::pair<YAML::Node, std::size_t>> distinct_nodes_;  // each one's first node
   std::vector<RunConfig> analysed_;
   std::vector<std::string> documents_;    // analysed_'s workload documents
   std::vector<std::size_t> distinct_of_;  // kernel -> analysed_

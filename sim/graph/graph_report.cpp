@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <regex>
 
 #include "sim/report/report.hpp"
 #include "sim/report/report_table.hpp"
@@ -199,11 +198,23 @@ SharedSchedule streams_schedule(const GraphConfig& config,
 // "layers.*.q_proj" for kernels named alike but for their numbers; "layers.*.q_proj +
 // layers.*.k_proj" for the same workload under several names.
 std::string group_name(const GraphConfig& config, const std::vector<std::size_t>& kernels) {
-  static const std::regex digits("[0-9]+");
   if (kernels.size() == 1) return config.kernels[kernels.front()].name;
+  // The name with each run of digits one '*'.
+  const auto pattern_of = [](const std::string& name) {
+    std::string pattern;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      const bool digit = name[i] >= '0' && name[i] <= '9';
+      if (!digit) {
+        pattern += name[i];
+      } else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9') {
+        pattern += '*';
+      }
+    }
+    return pattern;
+  };
   std::vector<std::string> patterns;
   for (std::size_t k : kernels) {
-    std::string pattern = std::regex_replace(config.kernels[k].name, digits, "*");
+    std::string pattern = pattern_of(config.kernels[k].name);
     if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
       patterns.push_back(std::move(pattern));
   }

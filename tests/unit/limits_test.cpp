@@ -2,11 +2,13 @@
 // matrices the rules allow, for every data type, and what would overflow is refused with a message.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
-#include "sim/util/config_error.hpp"
 #include "sim/run/run_limits.hpp"
+#include "sim/util/config_error.hpp"
 #include "tests/test_support.hpp"
+#include "workloads/gemm.hpp"
 
 namespace ridgeline {
 namespace {
@@ -89,6 +91,47 @@ TEST(Limits, CountsThatWouldOverflowAreRefused) {
   }
   EXPECT_THROW(gemm(1u << 21, 1u << 21, 1u << 21, "fp8", "no_reuse"), ConfigError);
   EXPECT_THROW(gemm(1u << 25, 128, 128, "fp8", "tiled"), ConfigError);  // a size over 2^24
+}
+
+// The size rule (check_size, run first by check_rules and check_split_rules) against the count it
+// guards, worked out here in 128 bits: refused exactly when the largest count reaches 2^63.
+TEST(Limits, TheSizeRuleRefusesExactlyFromSixtyThreeBits) {
+  using u128 = unsigned __int128;
+  GemmSpec spec;
+  spec.dtype = DataType::fp32;
+  spec.strategy = GemmStrategy::tiled;
+  spec.m = spec.n = spec.k = 1u << 16;
+  spec.tile = TileShape{128, 128, 128};
+  const auto largest = [](const GemmSpec& s) {
+    const u128 products = u128{s.m} * s.n * s.k;  // the tiles divide the matrix
+    return u128{s.batch.count} * (2 * products * element_bytes(s.dtype) +
+                                  u128{s.m} * s.n * 8 * (1 + 2 * u128{s.decomposition.splits})) +
+           u128{s.batch.count - 1} * (u128{s.stride_a()} + s.stride_b() + s.stride_c()) * 8;
+  };
+  const auto refused = [](const GemmSpec& s) {
+    const std::optional<Violation> v = check_split_rules(s);
+    return v && v->rule.find("too large") != std::string::npos;
+  };
+  int on_each_side[2] = {0, 0};
+  for (std::uint64_t splits : {1ull, 2ull, 64ull, 1ull << 20, 1ull << 40, 1ull << 62}) {
+    for (std::uint64_t batch : {1ull, 2ull, 4095ull, 4096ull, 1ull << 20, (1ull << 62) + 1}) {
+      if (splits >= (1ull << 40) && batch > (1ull << 20)) continue;  // past 128 bits here
+      spec.decomposition = splits == 1 ? DecompositionParams{}
+                                       : DecompositionParams{GemmDecomposition::split_k, splits};
+      spec.batch.count = batch;
+      const bool over = largest(spec) >= (u128{1} << 63);
+      EXPECT_EQ(refused(spec), over) << "splits " << splits << ", batch " << batch;
+      ++on_each_side[over];
+    }
+  }
+  // 4095 GEMMs of 2^48 multiply-adds at FP32, one split, fit; 4096 do not.
+  spec.decomposition = DecompositionParams{};
+  spec.batch.count = 4095;
+  EXPECT_FALSE(refused(spec));
+  spec.batch.count = 4096;
+  EXPECT_TRUE(refused(spec));
+  EXPECT_GT(on_each_side[0], 5);
+  EXPECT_GT(on_each_side[1], 5);
 }
 
 // The simulated-time bound of a one-block vector add on tests/bad_input/files/hardware/valid.yaml
