@@ -459,28 +459,46 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
               if (!runs_on(c, hw, one_stage)) continue;
               const GemmGrid g = grid_of(c);  // the same at every stages and split
               const std::uint64_t steps = g.steps;
+              // Split-K adds its partial sums in FP32: only on machines that have it.
+              const std::uint64_t most_splits = std::min<std::uint64_t>(
+                  sizes.split_k && hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] ? 64
+                                                                                             : 1,
+                  steps);
+              // Each split's rules and bound, the same at every stages: the loop below keeps a
+              // split's stages within its K-steps, the one rule of a split stages take part in.
+              // runs_on checked c unsplit; a split can break only the split's rules.
               const CandidateBound bound(c, hw);
+              struct SplitCase {
+                bool keeps_rules = true;
+                std::uint64_t blocks = 0;
+                double bound_s = 0;
+              };
+              std::array<SplitCase, 7> split_cases{};
+              for (std::uint64_t splits = 1, i = 0; splits <= most_splits; splits *= 2, ++i) {
+                c.decomposition = splits == 1
+                                      ? DecompositionParams{}
+                                      : DecompositionParams{GemmDecomposition::split_k, splits};
+                SplitCase& split = split_cases[i];
+                split.keeps_rules = splits == 1 || !check_split_rules(c, g);
+                split.blocks = spec.batch.count * g.rows * g.cols * splits;
+                if (split.keeps_rules) split.bound_s = bound.seconds(c, split.blocks);
+              }
               for (std::uint32_t stages = 1; stages <= std::min<std::uint64_t>(4, steps);
                    ++stages) {
                 c.stages = stages;
                 c.decomposition = DecompositionParams{};
                 if (stages > 1 && !runs_on(c, hw, footprint(c, hw.threads))) break;
-                // Split-K adds its partial sums in FP32: only on machines that have it.
-                const std::uint64_t most_splits =
-                    sizes.split_k && hw.core.compute.flops_per_cycle[index_of(DataType::fp32)] ? 64
-                                                                                               : 1;
-                for (std::uint64_t splits = 1;
-                     splits <= std::min<std::uint64_t>(most_splits, steps); splits *= 2) {
+                for (std::uint64_t splits = 1, i = 0; splits <= most_splits; splits *= 2, ++i) {
+                  if (stages > 1 && stages > steps / splits) break;
+                  const SplitCase& split = split_cases[i];
+                  if (!split.keeps_rules) continue;
+                  ++candidates;
+                  std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
+                  if (kind && split.bound_s > kind->estimate.time_s) continue;
                   c.decomposition = splits == 1
                                         ? DecompositionParams{}
                                         : DecompositionParams{GemmDecomposition::split_k, splits};
-                  if (stages > 1 && stages > steps / splits) break;
-                  // runs_on checked c unsplit; a split can break only the split's rules.
-                  if (splits > 1 && check_split_rules(c, g)) continue;
-                  ++candidates;
-                  std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
-                  const std::uint64_t blocks = spec.batch.count * g.rows * g.cols * splits;
-                  if (kind && bound.seconds(c, blocks) > kind->estimate.time_s) continue;
+                  const std::uint64_t blocks = split.blocks;
                   Scored scored{c, estimate_tile(c, hw), blocks, key};
                   scored.spec.block_order = scored.estimate.block_order;
                   if (!kind || better(scored, *kind)) kind = scored;

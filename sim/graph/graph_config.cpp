@@ -15,6 +15,7 @@
 #include "sim/config/hardware_config.hpp"
 #include "sim/config/onnx_import.hpp"
 #include "sim/config/workload_config.hpp"
+#include "sim/graph/graph_listing.hpp"
 #include "sim/graph/transformer.hpp"
 
 namespace ridgeline {
@@ -128,28 +129,66 @@ class GraphReader {
 
   void read(const ConfigNode& graph) {
     graph.required("kind").choice({"graph"});
-    std::set<std::string> inputs;
     if (auto listed = graph.optional("inputs")) {
       std::vector<ConfigNode> nodes;
       const std::vector<std::string> names = names_in(*listed, nodes);
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!inputs.insert(names[i]).second) nodes[i].fail("is listed twice", "list it once");
-        input_nodes_.emplace(names[i], nodes[i]);
-      }
-      config_.inputs = names;
+      for (std::size_t i = 0; i < names.size(); ++i) add_input(names[i], nodes[i]);
     }
     const ConfigNode kernels = graph.required("kernels");
     const std::vector<ConfigNode> items = kernels.items("kernels");
     if (items.empty()) kernels.fail("a graph has at least one kernel", "add a kernel");
+    // Reserved: a ParsedKernel is copied, not moved, when a vector of them grows.
     std::vector<ParsedKernel> parsed;
+    parsed.reserve(items.size());
     for (const ConfigNode& item : items) parsed.push_back(parse_kernel(item));
-    if (auto fuse = graph.optional("fuse")) apply_fusion(*fuse, parsed);
-    for (ParsedKernel& kernel : parsed) bind(kernel, inputs);
+    std::vector<FuseGroup> groups;
+    if (auto fuse = graph.optional("fuse")) {
+      for (const ConfigNode& group : fuse->items("fused groups")) {
+        FuseGroup& g = groups.emplace_back(FuseGroup{group, {}, {}});
+        g.names = names_in(group, g.name_nodes);
+      }
+    }
+    fuse_and_bind(parsed, groups);
     graph.reject_unknown_keys();
-    check_reads();
-    order(kernels);
-    place_in_l2();
-    measure_memory();
+    complete(kernels);
+  }
+
+  // A generated graph: its kernels' workloads are reported below `document`'s
+  // `kernels[i].workload`, as if it had been written out, and whatever else the graph breaks (the
+  // generator's error, not the user's) at `at`, the workload's `kind` key.
+  void read(const GraphListing& listing, const std::string& document, const ConfigNode& at) {
+    for (const std::string& input : listing.inputs) add_input(input, at);
+    auto documented = std::make_shared<ConfigDocument>();
+    documented->path = document;
+    std::vector<std::optional<ConfigNode>> workloads(listing.workloads.size());
+    std::vector<ParsedKernel> parsed;
+    parsed.reserve(listing.kernels.size());
+    for (std::size_t k = 0; k < listing.kernels.size(); ++k) {
+      const GraphListing::Kernel& kernel = listing.kernels[k];
+      std::optional<ConfigNode>& workload = workloads[kernel.workload];
+      if (!workload) {
+        workload.emplace(listing.workloads[kernel.workload],
+                         fmt::format("workload.kernels[{}].workload", k), documented);
+      }
+      ParsedKernel& added = parsed.emplace_back();
+      added.kernel.name = kernel.name;
+      if (kernel.name.empty() || !kernel_names_.insert(kernel.name).second) {
+        at.fail(fmt::format("the generated graph names two kernels '{}'", kernel.name));
+      }
+      added.kernel.reads = kernel.reads;
+      added.kernel.writes = kernel.writes;
+      added.read_nodes.assign(kernel.reads.size(), at);
+      added.write_nodes.assign(kernel.writes.size(), at);
+      take_workload(added, *workload);
+      take_tensors(added, at, at);
+    }
+    if (parsed.empty()) at.fail("the generated graph has no kernel");
+    std::vector<FuseGroup> groups;
+    for (const std::vector<std::string>& names : listing.fused) {
+      groups.push_back(FuseGroup{at, names, std::vector<ConfigNode>(names.size(), at)});
+    }
+    fuse_and_bind(parsed, groups);
+    complete(at);
   }
 
  private:
@@ -163,9 +202,44 @@ class GraphReader {
     std::vector<TensorRef> outs;
     std::uint64_t fusion_saved_bytes = 0;
     bool fused_away = false;  // merged into the kernel before it
-    std::optional<ConfigNode> kernel_node;
+    YAML::Node workload_yaml;  // its `workload:` map, which a fused group's GEMM takes on
     std::optional<ConfigNode> stream_node;
   };
+
+  // A `fuse:` group: the kernels' names, where each was given, and the group.
+  struct FuseGroup {
+    ConfigNode group;
+    std::vector<std::string> names;
+    std::vector<ConfigNode> name_nodes;
+  };
+
+  void add_input(const std::string& name, const ConfigNode& node) {
+    if (!input_nodes_.emplace(name, node).second) node.fail("is listed twice", "list it once");
+    config_.inputs.push_back(name);
+  }
+
+  // The kernels once parsed: fused, and their tensors bound to the graph's.
+  void fuse_and_bind(std::vector<ParsedKernel>& parsed, const std::vector<FuseGroup>& groups) {
+    if (!groups.empty()) apply_fusion(groups, parsed);
+    config_.kernels.reserve(parsed.size());
+    config_.fusion_saved_bytes.reserve(parsed.size());
+    distinct_of_.reserve(parsed.size());
+    std::size_t reads = 0;
+    for (const ParsedKernel& kernel : parsed) reads += kernel.ins.size();
+    pending_reads_.reserve(reads);
+    std::set<std::string> inputs;
+    for (const auto& [name, node] : input_nodes_) inputs.insert(name);
+    for (ParsedKernel& kernel : parsed) bind(kernel, inputs);
+  }
+
+  // The rest, once bound: the reads checked, the order (a cycle reported at `kernels`), the L2
+  // between kernels and the memory.
+  void complete(const ConfigNode& kernels) {
+    check_reads();
+    order(kernels);
+    place_in_l2();
+    measure_memory();
+  }
 
   ParsedKernel parse_kernel(const ConfigNode& item) {
     ParsedKernel parsed;
@@ -176,9 +250,7 @@ class GraphReader {
     if (!kernel_names_.insert(kernel.name).second) {
       name.fail("another kernel has this name", "give each kernel its own name");
     }
-    const ConfigNode workload = item.required("workload");
-    parsed.distinct = distinct_workload(workload, workload.yaml());
-    kernel.workload = analysed_[parsed.distinct].workload;  // as checked: `tile: auto` resolved
+    take_workload(parsed, item.required("workload"));
     kernel.reads = names_in(item.required("reads"), parsed.read_nodes);
     kernel.writes = names_in(item.required("writes"), parsed.write_nodes);
     if (auto stream = item.optional("stream")) {
@@ -187,26 +259,36 @@ class GraphReader {
       parsed.stream_node = stream;
     }
     item.reject_unknown_keys();
+    take_tensors(parsed, item.required("reads"), item.required("writes"));
+    return parsed;
+  }
 
+  // The kernel's workload, `workload` (where its rules are reported), analysed once a distinct
+  // workload.
+  void take_workload(ParsedKernel& parsed, const ConfigNode& workload) {
+    parsed.distinct = distinct_workload(workload, workload.yaml());
+    parsed.kernel.workload = analysed_[parsed.distinct].workload;  // `tile: auto` resolved
+    parsed.workload_yaml = workload.yaml();
+  }
+
+  // The workload's inputs and outputs, one graph tensor each (reported at `reads` and `writes`).
+  void take_tensors(ParsedKernel& parsed, const ConfigNode& reads, const ConfigNode& writes) {
+    const GraphKernel& kernel = parsed.kernel;
     for (TensorRef& ref : workload_tensors(kernel.workload)) {
       if (ref.role == TensorRole::input) parsed.ins.push_back(std::move(ref));
       if (ref.role == TensorRole::output) parsed.outs.push_back(std::move(ref));
     }
     const std::string what = kind_name(kernel.workload).data();
     if (kernel.reads.size() != parsed.ins.size()) {
-      item.required("reads").fail(
-          fmt::format("this {} reads {} tensors ({}), not {}", what, parsed.ins.size(),
-                      list_of(parsed.ins), kernel.reads.size()),
-          "name one graph tensor for each, in that order");
+      reads.fail(fmt::format("this {} reads {} tensors ({}), not {}", what, parsed.ins.size(),
+                             list_of(parsed.ins), kernel.reads.size()),
+                 "name one graph tensor for each, in that order");
     }
     if (kernel.writes.size() != parsed.outs.size()) {
-      item.required("writes").fail(
-          fmt::format("this {} writes {} tensors ({}), not {}", what, parsed.outs.size(),
-                      list_of(parsed.outs), kernel.writes.size()),
-          "name one graph tensor for each, in that order");
+      writes.fail(fmt::format("this {} writes {} tensors ({}), not {}", what, parsed.outs.size(),
+                              list_of(parsed.outs), kernel.writes.size()),
+                  "name one graph tensor for each, in that order");
     }
-    parsed.kernel_node = item;
-    return parsed;
   }
 
   // The analysed workload of `yaml` (below `workload`, where its rules are reported): one met
@@ -226,27 +308,25 @@ class GraphReader {
 
   // `fuse: [[gemm, elementwise, ...], ...]`: each group becomes its GEMM with the element-wise
   // kernels after it as its epilogue, their intermediate tensors never written to memory.
-  void apply_fusion(const ConfigNode& fuse, std::vector<ParsedKernel>& parsed) {
+  void apply_fusion(const std::vector<FuseGroup>& groups, std::vector<ParsedKernel>& parsed) {
     std::map<std::string, std::size_t> index_of;
     for (std::size_t i = 0; i < parsed.size(); ++i) index_of[parsed[i].kernel.name] = i;
     std::set<std::size_t> in_a_group;
-    for (const ConfigNode& group : fuse.items("fused groups")) {
-      std::vector<ConfigNode> name_nodes;
-      const std::vector<std::string> names = names_in(group, name_nodes);
-      if (names.size() < 2) {
-        group.fail("a fused group has a GEMM and at least one element-wise kernel after it",
-                   "e.g. [up_proj, gelu]");
+    for (const FuseGroup& g : groups) {
+      if (g.names.size() < 2) {
+        g.group.fail("a fused group has a GEMM and at least one element-wise kernel after it",
+                     "e.g. [up_proj, gelu]");
       }
       std::vector<std::size_t> members;
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        auto found = index_of.find(names[i]);
-        if (found == index_of.end()) name_nodes[i].fail("no kernel has this name");
+      for (std::size_t i = 0; i < g.names.size(); ++i) {
+        auto found = index_of.find(g.names[i]);
+        if (found == index_of.end()) g.name_nodes[i].fail("no kernel has this name");
         if (!in_a_group.insert(found->second).second) {
-          name_nodes[i].fail("is in a fused group already", "put each kernel in one group");
+          g.name_nodes[i].fail("is in a fused group already", "put each kernel in one group");
         }
         members.push_back(found->second);
       }
-      fuse_group(group, name_nodes, members, parsed);
+      fuse_group(g.group, g.name_nodes, members, parsed);
     }
     parsed.erase(std::remove_if(parsed.begin(), parsed.end(),
                                 [](const ParsedKernel& k) { return k.fused_away; }),
@@ -264,7 +344,7 @@ class GraphReader {
                       kind_name(head.kernel.workload)));
     }
     GemmSpec fused = *gemm;
-    YAML::Node document = YAML::Clone(head.kernel_node->required("workload").yaml());
+    YAML::Node document = YAML::Clone(head.workload_yaml);
     YAML::Node steps(YAML::NodeType::Sequence);
     std::uint64_t unfused_bytes = analysed_[head.distinct].analysis.hbm_bytes();
     std::string flowing = head.kernel.writes.front();  // C, as it leaves each step
@@ -672,7 +752,8 @@ GraphConfig load_graph_config(const ConfigInput& hardware_input, const ConfigInp
     TransformerGraph generated = transformer_graph(workload);
     config.description = generated.description;
     config.fields = generated.fields;
-    read_generated(generated.document, "the transformer's kernels");
+    reader.read(generated.graph, fmt::format("{} (the transformer's kernels)", workload_path),
+                workload.required("kind"));
   } else if (config.kind == "onnx") {
     OnnxImport imported = import_onnx(workload, skip_unsupported);
     config.skipped = std::move(imported.skipped);

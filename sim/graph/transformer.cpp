@@ -83,12 +83,7 @@ TransformerShape read_shape(const ConfigNode& w) {
   return s;
 }
 
-// The pieces of a graph document.
-YAML::Node list_of(std::initializer_list<std::string> names) {
-  YAML::Node list(YAML::NodeType::Sequence);
-  for (const std::string& name : names) list.push_back(name);
-  return list;
-}
+// A workload's shape: a list of its dimensions.
 YAML::Node shape_of(std::initializer_list<std::uint64_t> dims) {
   YAML::Node shape(YAML::NodeType::Sequence);
   shape.SetStyle(YAML::EmitterStyle::Flow);
@@ -96,56 +91,42 @@ YAML::Node shape_of(std::initializer_list<std::uint64_t> dims) {
   return shape;
 }
 
+using Names = std::vector<std::string>;
+
 class GraphWriter {
  public:
-  // The graph is written inside its document from the start: yaml-cpp moves a node's memory
-  // into the node it is assigned to, so a graph placed in a document afterwards would move its
-  // every node once more.
-  explicit GraphWriter(const TransformerShape& shape) : s_(shape), graph_(document_["workload"]) {
-    graph_["kind"] = "graph";
-    graph_["inputs"] = YAML::Node(YAML::NodeType::Sequence);
-    graph_["kernels"] = YAML::Node(YAML::NodeType::Sequence);
-  }
+  explicit GraphWriter(const TransformerShape& shape) : s_(shape) {}
 
   // Kernels that run as one: a GEMM and the element-wise kernels after it, as its epilogue.
-  void fuse(std::initializer_list<std::string> kernels) {
-    if (!s_.fuse_epilogues) return;
-    if (!graph_["fuse"]) graph_["fuse"] = YAML::Node(YAML::NodeType::Sequence);
-    graph_["fuse"].push_back(list_of(kernels));
+  void fuse(Names kernels) {
+    if (s_.fuse_epilogues) graph_.fused.push_back(std::move(kernels));
   }
 
-  void input(const std::string& tensor) { graph_["inputs"].push_back(tensor); }
+  void input(const std::string& tensor) { graph_.inputs.push_back(tensor); }
 
-  // `workload` is one of distinct()'s nodes: the kernel refers to it, as every kernel of the
-  // same workload does.
-  void kernel(const std::string& name, YAML::Node reads, YAML::Node writes,
-              const YAML::Node& workload) {
-    // The new element is made in the document's memory (yaml-cpp appends one for the index one
-    // past a sequence's end), and the workload's joins it once: a kernel of its own would take in
-    // the whole document with a workload that did.
-    YAML::Node kernels = graph_["kernels"];
-    YAML::Node kernel = kernels[kernels.size()];
-    kernel["name"] = name;
-    kernel["reads"] = reads;
-    kernel["writes"] = writes;
-    kernel["workload"] = workload;
+  // `workload` is one of distinct()'s: the kernel refers to it, as every kernel of the same
+  // workload does.
+  void kernel(const std::string& name, Names reads, Names writes, std::size_t workload) {
+    graph_.kernels.push_back(
+        GraphListing::Kernel{name, workload, std::move(reads), std::move(writes)});
   }
 
   // The workload `key` names, written by `make` (with the model's dtype) the first time: the
-  // layers repeat a few workloads, and one node each spares writing them again (the reader
-  // analyses each distinct workload once either way).
+  // layers repeat a few workloads, each written once (the reader analyses each distinct workload
+  // once either way).
   template <class Make>
-  YAML::Node distinct(const std::string& key, Make&& make) {
-    auto [found, fresh] = workloads_.try_emplace(key);
+  std::size_t distinct(const std::string& key, Make&& make) {
+    auto [found, fresh] = workloads_.try_emplace(key, graph_.workloads.size());
     if (fresh) {
-      found->second = make();
-      found->second["dtype"] = s_.dtype;
+      YAML::Node w = make();
+      w["dtype"] = s_.dtype;
+      graph_.workloads.push_back(w);
     }
     return found->second;
   }
 
   // C [m, n] = A [m, k] x B [k, n], `batch` of them, tiled as `tile: auto` chooses.
-  YAML::Node gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch = 1) {
+  std::size_t gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch = 1) {
     return distinct(fmt::format("gemm {} {} {} {}", m, n, k, batch), [&] {
       YAML::Node w;
       w["kind"] = "gemm";
@@ -159,7 +140,7 @@ class GraphWriter {
     });
   }
   // Rows of a [table_rows, columns] table picked by `indices` int32 indices.
-  YAML::Node gather(std::uint64_t table_rows, std::uint64_t columns, std::uint64_t indices) {
+  std::size_t gather(std::uint64_t table_rows, std::uint64_t columns, std::uint64_t indices) {
     return distinct(fmt::format("gather {} {} {}", table_rows, columns, indices), [&] {
       YAML::Node w;
       w["kind"] = "gather";
@@ -168,7 +149,7 @@ class GraphWriter {
       return w;
     });
   }
-  YAML::Node norm(std::uint64_t rows, std::uint64_t columns) {
+  std::size_t norm(std::uint64_t rows, std::uint64_t columns) {
     return distinct(fmt::format("norm {} {}", rows, columns), [&] {
       YAML::Node w;
       w["kind"] = "row_reduction";
@@ -178,8 +159,8 @@ class GraphWriter {
       return w;
     });
   }
-  YAML::Node elementwise(const std::string& operation, std::uint64_t rows, std::uint64_t columns,
-                         int inputs) {
+  std::size_t elementwise(const std::string& operation, std::uint64_t rows, std::uint64_t columns,
+                          int inputs) {
     return distinct(fmt::format("elementwise {} {} {} {}", operation, rows, columns, inputs), [&] {
       YAML::Node w;
       w["kind"] = "elementwise";
@@ -192,27 +173,27 @@ class GraphWriter {
   }
 
   // A norm's reads: the rows, then its weight (and LayerNorm's bias), graph inputs.
-  YAML::Node norm_reads(const std::string& x, const std::string& prefix) {
+  Names norm_reads(const std::string& x, const std::string& prefix) {
     input(prefix + ".weight");
     if (s_.norm == "layer_norm") {
       input(prefix + ".bias");
-      return list_of({x, prefix + ".weight", prefix + ".bias"});
+      return {x, prefix + ".weight", prefix + ".bias"};
     }
-    return list_of({x, prefix + ".weight"});
+    return {x, prefix + ".weight"};
   }
 
   void layer(std::uint64_t l, const std::string& x) {
     const std::string p = fmt::format("layers.{}.", l);
     const std::uint64_t t = s_.tokens();
     const std::uint64_t d = s_.head_dim();
-    kernel(p + "attn_norm", norm_reads(x, p + "attn_norm"), list_of({p + "attn_norm.out"}),
+    kernel(p + "attn_norm", norm_reads(x, p + "attn_norm"), {p + "attn_norm.out"},
            norm(t, s_.hidden));
     for (const auto& [proj, heads] : {std::pair<std::string, std::uint64_t>{"q", s_.heads},
                                       {"k", s_.kv_heads},
                                       {"v", s_.kv_heads}}) {
       const std::string weight = p + proj + "_proj.weight";
       input(weight);
-      kernel(p + proj + "_proj", list_of({p + "attn_norm.out", weight}), list_of({p + proj}),
+      kernel(p + proj + "_proj", {p + "attn_norm.out", weight}, {p + proj},
              gemm(t, heads * d, s_.hidden));
     }
     // The rotary position embedding rotates Q and K by their tokens' positions: a kernel of its
@@ -223,8 +204,7 @@ class GraphWriter {
       for (auto& [tensor, heads] :
            {std::pair<std::string*, std::uint64_t>{&q, s_.heads}, {&k, s_.kv_heads}}) {
         const std::string name = *tensor + "_rope";
-        kernel(name, list_of({*tensor}), list_of({name + ".out"}),
-               elementwise("rope", t, heads * d, 1));
+        kernel(name, {*tensor}, {name + ".out"}, elementwise("rope", t, heads * d, 1));
         *tensor = name + ".out";
       }
     }
@@ -238,7 +218,7 @@ class GraphWriter {
       input(v);
     }
     if (s_.fused_attention) {
-      const YAML::Node attention = distinct("attention", [&] {
+      const std::size_t attention = distinct("attention", [&] {
         YAML::Node w;
         w["kind"] = "attention";
         w["batch"] = s_.batch;
@@ -250,16 +230,15 @@ class GraphWriter {
         w["causal"] = s_.prefill ? "true" : "false";
         return w;
       });
-      kernel(p + "attention", list_of({q, k, v}), list_of({p + "attn"}), attention);
+      kernel(p + "attention", {q, k, v}, {p + "attn"}, attention);
     } else {
       // The query heads that share a K/V head are stacked along M, so one GEMM of the batch
       // serves them all: batch x kv_heads GEMMs of (group x queries) x keys x head_dim.
       const std::uint64_t group = s_.heads / s_.kv_heads;
       const std::uint64_t rows = group * s_.query_length();
       const std::uint64_t gemms = s_.batch * s_.kv_heads;
-      kernel(p + "scores", list_of({q, k}), list_of({p + "scores"}),
-             gemm(rows, s_.key_length(), d, gemms));
-      const YAML::Node softmax = distinct("softmax", [&] {
+      kernel(p + "scores", {q, k}, {p + "scores"}, gemm(rows, s_.key_length(), d, gemms));
+      const std::size_t softmax = distinct("softmax", [&] {
         YAML::Node w;
         w["kind"] = "row_reduction";
         w["operation"] = "softmax";
@@ -267,76 +246,71 @@ class GraphWriter {
         w["passes"] = 1;
         return w;
       });
-      kernel(p + "softmax", list_of({p + "scores"}), list_of({p + "probs"}), softmax);
-      kernel(p + "context", list_of({p + "probs", v}), list_of({p + "attn"}),
-             gemm(rows, d, s_.key_length(), gemms));
+      kernel(p + "softmax", {p + "scores"}, {p + "probs"}, softmax);
+      kernel(p + "context", {p + "probs", v}, {p + "attn"}, gemm(rows, d, s_.key_length(), gemms));
     }
     input(p + "o_proj.weight");
-    kernel(p + "o_proj", list_of({p + "attn", p + "o_proj.weight"}), list_of({p + "o"}),
+    kernel(p + "o_proj", {p + "attn", p + "o_proj.weight"}, {p + "o"},
            gemm(t, s_.hidden, s_.heads * d));
-    kernel(p + "attn_residual", list_of({p + "o", x}), list_of({p + "h"}),
-           elementwise("add", t, s_.hidden, 2));
+    kernel(p + "attn_residual", {p + "o", x}, {p + "h"}, elementwise("add", t, s_.hidden, 2));
     fuse({p + "o_proj", p + "attn_residual"});
-    kernel(p + "ffn_norm", norm_reads(p + "h", p + "ffn_norm"), list_of({p + "ffn_norm.out"}),
+    kernel(p + "ffn_norm", norm_reads(p + "h", p + "ffn_norm"), {p + "ffn_norm.out"},
            norm(t, s_.hidden));
     std::vector<std::string> projections{"up"};
     if (s_.gated_ffn) projections.insert(projections.begin(), "gate");
     for (const std::string& proj : projections) {
       const std::string weight = p + proj + "_proj.weight";
       input(weight);
-      kernel(p + proj + "_proj", list_of({p + "ffn_norm.out", weight}), list_of({p + proj}),
+      kernel(p + proj + "_proj", {p + "ffn_norm.out", weight}, {p + proj},
              gemm(t, s_.ffn, s_.hidden));
     }
     if (s_.gated_ffn) {
-      kernel(p + "silu_mul", list_of({p + "gate", p + "up"}), list_of({p + "act"}),
+      kernel(p + "silu_mul", {p + "gate", p + "up"}, {p + "act"},
              elementwise("silu_mul", t, s_.ffn, 2));
     } else {
-      kernel(p + "gelu", list_of({p + "up"}), list_of({p + "act"}),
-             elementwise("gelu", t, s_.ffn, 1));
+      kernel(p + "gelu", {p + "up"}, {p + "act"}, elementwise("gelu", t, s_.ffn, 1));
       fuse({p + "up_proj", p + "gelu"});
     }
     input(p + "down_proj.weight");
-    kernel(p + "down_proj", list_of({p + "act", p + "down_proj.weight"}), list_of({p + "down"}),
+    kernel(p + "down_proj", {p + "act", p + "down_proj.weight"}, {p + "down"},
            gemm(t, s_.hidden, s_.ffn));
-    kernel(p + "ffn_residual", list_of({p + "down", p + "h"}), list_of({p + "out"}),
+    kernel(p + "ffn_residual", {p + "down", p + "h"}, {p + "out"},
            elementwise("add", t, s_.hidden, 2));
     fuse({p + "down_proj", p + "ffn_residual"});
   }
 
-  YAML::Node write() {
+  GraphListing write() {
     const std::uint64_t t = s_.tokens();
     // The token ids pick rows of the embedding table.
     input("embed_tokens.weight");
     input("tokens");
-    kernel("embed", list_of({"embed_tokens.weight", "tokens"}), list_of({"embeddings"}),
+    kernel("embed", {"embed_tokens.weight", "tokens"}, {"embeddings"},
            gather(s_.vocabulary, s_.hidden, t));
     std::string x = "embeddings";
     for (std::uint64_t l = 0; l < s_.layers; ++l) {
       layer(l, x);
       x = fmt::format("layers.{}.out", l);
     }
-    kernel("final_norm", norm_reads(x, "final_norm"), list_of({"final_norm.out"}),
-           norm(t, s_.hidden));
+    kernel("final_norm", norm_reads(x, "final_norm"), {"final_norm.out"}, norm(t, s_.hidden));
     // Generation needs the next token's logits only: each sequence's last position is picked
     // before the head, as inference engines do.
     std::string head_input = "final_norm.out";
     if (s_.head_rows() < t) {
       input("last_positions");
-      kernel("select_last", list_of({head_input, "last_positions"}), list_of({"final_norm.last"}),
+      kernel("select_last", {head_input, "last_positions"}, {"final_norm.last"},
              gather(t, s_.hidden, s_.head_rows()));
       head_input = "final_norm.last";
     }
     input("lm_head.weight");
-    kernel("lm_head", list_of({head_input, "lm_head.weight"}), list_of({"logits"}),
+    kernel("lm_head", {head_input, "lm_head.weight"}, {"logits"},
            gemm(s_.head_rows(), s_.vocabulary, s_.hidden));
-    return document_;
+    return std::move(graph_);
   }
 
  private:
   const TransformerShape& s_;
-  YAML::Node document_;  // `workload:` the graph
-  YAML::Node graph_;
-  std::map<std::string, YAML::Node> workloads_;  // distinct()'s, by key
+  GraphListing graph_;
+  std::map<std::string, std::size_t> workloads_;  // distinct()'s, by key: into graph_.workloads
 };
 
 }  // namespace
@@ -344,7 +318,7 @@ class GraphWriter {
 TransformerGraph transformer_graph(const ConfigNode& workload) {
   const TransformerShape s = read_shape(workload);
   TransformerGraph result;
-  result.document = GraphWriter(s).write();
+  result.graph = GraphWriter(s).write();
   result.description = fmt::format(
       "transformer: {} layers, hidden {}, {} heads ({} K/V), ffn {}{}, vocabulary {}; {} x batch "
       "{}, attention {}, {}",

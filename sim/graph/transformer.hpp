@@ -16,11 +16,12 @@
 #include <vector>
 
 #include "sim/config/config_node.hpp"
+#include "sim/graph/graph_listing.hpp"
 
 namespace ridgeline {
 
 struct TransformerGraph {
-  YAML::Node document;      ///< `workload:` a `kind: graph` workload map
+  GraphListing graph;       ///< what a `kind: graph` workload would list
   std::string description;  ///< one line: the model's shape, the phase, the tokens
   std::vector<std::pair<std::string, std::string>> fields;  ///< its keys as read, for reports
 };
