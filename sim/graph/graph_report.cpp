@@ -118,36 +118,38 @@ Json names_of(const GraphConfig& config, const CriticalPath& path) {
   return names;
 }
 
-Json analytical_kernel(const GraphConfig& config, std::size_t k) {
+// `description`: the kernel's workload described (the same for every kernel of its run).
+Json analytical_kernel(const GraphConfig& config, std::size_t k, const std::string& description) {
   const Analysis& a = config.kernel_config(k).analysis;
-  return Json{{"name", config.kernels[k].name},
-              {"kind", kind_name(config.kernels[k].workload)},
-              {"description", describe(config.kernels[k].workload)},
-              {"flops", a.flops},
-              {"hbm_bytes", a.hbm_bytes()},
-              {"intensity_flop_per_byte", a.roofline.intensity_flop_per_byte},
-              {"bound", name_of(a.roofline.bound)},
-              {"time_s", a.roofline.t_ideal_s},
-              {"l2_resident_bytes", config.l2_resident_bytes[k]},
-              {"fusion_saved_bytes", config.fusion_saved_bytes[k]}};
+  return json_object({{"name", config.kernels[k].name},
+                      {"kind", kind_name(config.kernels[k].workload)},
+                      {"description", description},
+                      {"flops", a.flops},
+                      {"hbm_bytes", a.hbm_bytes()},
+                      {"intensity_flop_per_byte", a.roofline.intensity_flop_per_byte},
+                      {"bound", name_of(a.roofline.bound)},
+                      {"time_s", a.roofline.t_ideal_s},
+                      {"l2_resident_bytes", config.l2_resident_bytes[k]},
+                      {"fusion_saved_bytes", config.fusion_saved_bytes[k]}});
 }
 
 Json simulated_kernel(const GraphConfig& config, std::size_t k, const KernelSimulation& s,
                       bool reused) {
-  return Json{{"name", config.kernels[k].name},
-              {"kind", kind_name(config.kernels[k].workload)},
-              {"flops", s.flops},
-              {"hbm_bytes", s.hbm_bytes()},
-              {"time_s", s.time_s},
-              {"bound", s.bound},
-              {"limit", s.limit},
-              {"achieved_flop_per_s", ratio(static_cast<double>(s.flops), s.time_s)},
-              {"achieved_hbm_bytes_per_s", ratio(static_cast<double>(s.hbm_bytes()), s.time_s)},
-              {"percent_of_roof", s.percent_of_roof},
-              {"limiter", s.limiter},
-              {"l2_hit_rate", s.l2_hit_rate},
-              {"l2_dirty_at_end_bytes", s.l2_dirty_at_end_bytes},
-              {"reused", reused}};
+  return json_object(
+      {{"name", config.kernels[k].name},
+       {"kind", kind_name(config.kernels[k].workload)},
+       {"flops", s.flops},
+       {"hbm_bytes", s.hbm_bytes()},
+       {"time_s", s.time_s},
+       {"bound", s.bound},
+       {"limit", s.limit},
+       {"achieved_flop_per_s", ratio(static_cast<double>(s.flops), s.time_s)},
+       {"achieved_hbm_bytes_per_s", ratio(static_cast<double>(s.hbm_bytes()), s.time_s)},
+       {"percent_of_roof", s.percent_of_roof},
+       {"limiter", s.limiter},
+       {"l2_hit_rate", s.l2_hit_rate},
+       {"l2_dirty_at_end_bytes", s.l2_dirty_at_end_bytes},
+       {"reused", reused}});
 }
 
 // "bound at hbm 12.0 %, l2 80.0 %, compute 8.0 %": the time by what bound each kernel.
@@ -263,7 +265,12 @@ Json graph_report_json(const GraphConfig& config, const std::vector<KernelSimula
                   {"l2_resident_bytes", t.l2_resident_bytes},
                   {"fusion_saved_bytes", t.fusion_saved_bytes},
                   {"kernels", Json::array()}};
-  for (std::size_t k : config.order) analytical["kernels"].push_back(analytical_kernel(config, k));
+  std::vector<std::string> descriptions(config.runs.size());  // a run's, once
+  for (std::size_t k : config.order) {
+    std::string& description = descriptions[config.run_of[k]];
+    if (description.empty()) description = describe(config.kernels[k].workload);
+    analytical["kernels"].push_back(analytical_kernel(config, k, description));
+  }
   report["analytical"] = analytical;
   if (!simulated) return report;
 

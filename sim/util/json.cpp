@@ -5,6 +5,14 @@
 
 namespace ridgeline {
 
+Json json_object(std::initializer_list<std::pair<const char*, Json>> fields) {
+  Json object(Json::value_t::object);
+  auto& entries = object.get_ref<Json::object_t&>();
+  entries.reserve(fields.size());
+  for (const auto& [key, value] : fields) entries.emplace_back(key, value);
+  return object;
+}
+
 Json read_json_file(const std::string& path) {
   std::ifstream file(path);
   return Json::parse(file);
