@@ -115,7 +115,7 @@ struct DecompositionParams {
 /// What `tile: auto` chose, and why: the reports print it.
 struct TileChoice {
   /// Configurations that fit the machine; each estimated unless a lower bound on its time
-  /// (its MMAs at the peak, its reads at the L2's port) was above the best of its kind already
+  /// (gemm_auto_tile.cpp, CandidateBound) was above the best of its kind already
   std::uint64_t candidates = 0;
   double estimated_time_s = 0;  ///< the winner's estimate
   std::string limited_by;       ///< the winner's longest term ("hbm", "latency", ...)
