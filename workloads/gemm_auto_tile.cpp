@@ -494,7 +494,7 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                   if (!split.keeps_rules) continue;
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
-                  if (kind && split.bound_s > kind->estimate.time_s) continue;
+                  if (sizes.bounded && kind && split.bound_s > kind->estimate.time_s) continue;
                   c.decomposition = splits == 1
                                         ? DecompositionParams{}
                                         : DecompositionParams{GemmDecomposition::split_k, splits};

@@ -81,6 +81,9 @@ struct TileCandidates {
   std::vector<std::uint64_t> m, n, k;  ///< block tile sizes
   bool split_k = true;                 ///< split-K over 1, 2, 4, ... 64 (machines with FP32)
   bool clusters = true;                ///< the winner as a 2 x 1 and 1 x 2 cluster
+  /// Leave unestimated a candidate whose lower bound is above the best of its kind so far (false:
+  /// estimate every one, which gives the same choice, only slower: a test's check of the bound).
+  bool bounded = true;
 };
 /// A GEMM's own candidates (above): B_M from {16, ..., 256}, B_N from {32, ..., 256}, B_K from
 /// {32, 64, 128}, each no larger than its matrix size (the size itself below them all).

@@ -227,6 +227,61 @@ TEST(GemmAutoTile, AmongEqualEstimatesTheChoiceKeepsTheMostRoom) {
       << spec.choice->reason;
 }
 
+// The bound that spares most candidates their estimate changes nothing: with every candidate
+// estimated, the choice and what its report says (the candidates counted, the estimates equal
+// to the winner's, the best of the other kind) are the same, over shapes where each term binds
+// (compute, issue, SRAM, HBM, split-K, an FP8 GEMM's promotions) on three machines.
+TEST(GemmAutoTile, TheBoundSparesEstimatesWithoutChangingTheChoice) {
+  struct Case {
+    const char* hardware;
+    std::vector<std::string> keys;
+  };
+  const std::vector<Case> cases = {
+      {"h100-sxm5-80gb.yaml", {"workload.m=2048", "workload.n=11008", "workload.k=4096"}},
+      {"h100-sxm5-80gb.yaml", {"workload.m=16", "workload.n=4096", "workload.k=4096"}},
+      {"h100-sxm5-80gb.yaml", {"workload.m=1", "workload.n=4096", "workload.k=4096"}},
+      {"h100-sxm5-80gb.yaml",
+       {"workload.m=4096", "workload.n=4096", "workload.k=4096", "workload.dtype=fp32"}},
+      {"h100-sxm5-80gb.yaml",
+       {"workload.m=512", "workload.n=1024", "workload.k=8192", "workload.dtype=fp8"}},
+      {"a100-sxm4-40gb.yaml", {"workload.m=100", "workload.n=300", "workload.k=500"}},
+      {"a100-sxm4-40gb.yaml",
+       {"workload.m=64", "workload.n=64", "workload.k=65536", "workload.dtype=fp32"}},
+      {"seed.yaml",
+       {"workload.m=1024", "workload.n=1024", "workload.k=1024", "workload.dtype=fp32"}},
+  };
+  for (const Case& c : cases) {
+    const RunConfig config = load_config(test::config_path(std::string("hardware/") + c.hardware),
+                                         test::config_path("workloads/ops/gemm-auto.yaml"), c.keys);
+    // The spec as `tile: auto` reads it, before the choice filled it in.
+    GemmSpec asked = std::get<GemmSpec>(config.workload);
+    asked.tile = TileShape{0, 0, 0};
+    asked.register_tile = RegisterTile{0, 0};
+    asked.stages = 0;
+    asked.warp_tile.reset();
+    asked.cluster = ClusterShape{};
+    asked.decomposition = DecompositionParams{};
+    asked.block_order = BlockOrderParams{};
+    asked.block_order_auto = true;
+    asked.choice.reset();
+    TileCandidates sizes = gemm_tile_candidates(asked);
+    const std::optional<GemmSpec> bounded = choose_tile(asked, config.hardware, sizes);
+    sizes.bounded = false;
+    const std::optional<GemmSpec> every = choose_tile(asked, config.hardware, sizes);
+    ASSERT_TRUE(bounded && every) << c.hardware;
+    ASSERT_TRUE(bounded->choice && every->choice);
+    EXPECT_EQ(bounded->choice->reason, every->choice->reason) << c.hardware << " " << c.keys[0];
+    EXPECT_EQ(bounded->choice->candidates, every->choice->candidates);
+    EXPECT_EQ(bounded->tile.m, every->tile.m);
+    EXPECT_EQ(bounded->tile.n, every->tile.n);
+    EXPECT_EQ(bounded->tile.k, every->tile.k);
+    EXPECT_EQ(bounded->stages, every->stages);
+    EXPECT_EQ(bounded->decomposition.splits, every->decomposition.splits);
+    // The choice made in the run itself, from the file, is this one.
+    EXPECT_EQ(bounded->choice->reason, std::get<GemmSpec>(config.workload).choice->reason);
+  }
+}
+
 TEST(GemmAutoTile, TheChoiceIsTheSameEveryTime) {
   const auto choose = [] {
     GemmSpec spec;
