@@ -57,8 +57,10 @@ std::optional<std::string> without_comments(std::string_view text) {
     // A quote open at the end of its line continues on the next, where a '#' may be text; a quote
     // inside a plain scalar (it's) reads the same and only costs the cut.
     if (quote != 0) return std::nullopt;
-    const std::string_view kept = line.substr(0, cut);
-    if (opens_block_scalar(kept)) return std::nullopt;
+    if (opens_block_scalar(line.substr(0, cut))) return std::nullopt;
+    // The '#' stays: the comment is still one where it was, only empty, so the document reads
+    // as before to the error (a comment inside a multi-line plain scalar stays one).
+    const std::string_view kept = line.substr(0, cut < line.size() ? cut + 1 : cut);
     out.append(kept);
     if (end < text.size()) out += '\n';
     at = end + 1;
