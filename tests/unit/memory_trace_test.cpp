@@ -27,6 +27,8 @@ TEST(TraceLine, LoadsAndStoresWithHexAddresses) {
   EXPECT_TRUE(parse("ST 0xDEADbeef").is_write);
   EXPECT_EQ(parse("ST 0xDEADbeef").address, 0xdeadbeefu);
   EXPECT_EQ(parse("  LD\t0XFFFFFFFFFFFFFFFF  \r").address, ~std::uint64_t{0});
+  // Leading zeros past sixteen digits: the value, not the digits, must fit.
+  EXPECT_EQ(parse("LD 0x00000000000000000000fedcba9876543210").address, 0xfedcba9876543210u);
   MemoryAccess a;
   EXPECT_FALSE(parse_trace_line("", 1, a));
   EXPECT_FALSE(parse_trace_line("   ", 1, a));
@@ -55,6 +57,8 @@ TEST(TraceLine, BadLinesNameTheColumnAndRule) {
   expect_error("LD 0x12g4", 8, "unexpected text");
   expect_error("LD 0x40 64", 9, "unexpected text");
   expect_error("ST 0x10000000000000000", 6, "64 bits");
+  expect_error("ST 0x0000ffffffffffffffff0", 6, "64 bits");
+  expect_error("L", 1, "'LD' or 'ST'");
 }
 
 TEST(TraceReader, StreamsLineByLine) {
