@@ -469,16 +469,18 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
               // runs_on checked c unsplit; a split can break only the split's rules.
               const CandidateBound bound(c, hw);
               struct SplitCase {
+                DecompositionParams decomposition;
                 bool keeps_rules = true;
                 std::uint64_t blocks = 0;
                 double bound_s = 0;
               };
               std::array<SplitCase, 7> split_cases{};
               for (std::uint64_t splits = 1, i = 0; splits <= most_splits; splits *= 2, ++i) {
-                c.decomposition = splits == 1
-                                      ? DecompositionParams{}
-                                      : DecompositionParams{GemmDecomposition::split_k, splits};
                 SplitCase& split = split_cases[i];
+                if (splits > 1) {
+                  split.decomposition = DecompositionParams{GemmDecomposition::split_k, splits};
+                }
+                c.decomposition = split.decomposition;
                 split.keeps_rules = splits == 1 || !check_split_rules(c, g);
                 split.blocks = spec.batch.count * g.rows * g.cols * splits;
                 if (split.keeps_rules) split.bound_s = bound.seconds(c, split.blocks);
@@ -495,11 +497,8 @@ std::optional<GemmSpec> choose_tile(const GemmSpec& spec, const HardwareParams& 
                   ++candidates;
                   std::optional<Scored>& kind = splits == 1 ? best_unsplit : best_split;
                   if (sizes.bounded && kind && split.bound_s > kind->estimate.time_s) continue;
-                  c.decomposition = splits == 1
-                                        ? DecompositionParams{}
-                                        : DecompositionParams{GemmDecomposition::split_k, splits};
-                  const std::uint64_t blocks = split.blocks;
-                  Scored scored{c, estimate_tile(c, hw), blocks, key};
+                  c.decomposition = split.decomposition;
+                  Scored scored{c, estimate_tile(c, hw), split.blocks, key};
                   scored.spec.block_order = scored.estimate.block_order;
                   if (!kind || better(scored, *kind)) kind = scored;
                   count_equal(scored);

@@ -6,8 +6,7 @@
 namespace ridgeline {
 
 OnnxImport import_onnx(const ConfigNode& workload, bool skip_unsupported) {
-  static const OnnxAbi& importer =
-      build_library_abi<OnnxAbi>(OnnxAbi::kFile, OnnxAbi::kEntry, OnnxAbi::this_build());
+  static const OnnxAbi& importer = build_library_abi<OnnxAbi>();
   return importer.import(workload, skip_unsupported);
 }
 

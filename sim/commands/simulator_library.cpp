@@ -6,8 +6,7 @@ namespace ridgeline {
 
 SimulationResult simulate_in_library(const RunConfig& config, const WaveformOptions& traces,
                                      ActivityObserver* also) {
-  static const SimulatorAbi& simulator = build_library_abi<SimulatorAbi>(
-      SimulatorAbi::kFile, SimulatorAbi::kEntry, SimulatorAbi::this_build());
+  static const SimulatorAbi& simulator = build_library_abi<SimulatorAbi>();
   return simulator.simulate(config, traces, also);
 }
 

@@ -191,7 +191,7 @@ ConfigNode ConfigNode::required(std::string_view key) const {
         "give it a value instead");
   }
   // A near-miss spelling is the likely cause: point at it.
-  for (const auto& entry : node_) {
+  for (const auto& entry : entries()) {
     if (!entry.first.IsScalar() || map_->asked.count(entry.first.Scalar()) != 0) continue;
     if (did_you_mean(entry.first.Scalar(), {std::string(key)})) {
       // Located as the misspelt key itself, which a --set may have created.

@@ -227,9 +227,7 @@ class GraphReader {
     std::size_t reads = 0;
     for (const ParsedKernel& kernel : parsed) reads += kernel.ins.size();
     pending_reads_.reserve(reads);
-    std::set<std::string> inputs;
-    for (const auto& [name, node] : input_nodes_) inputs.insert(name);
-    for (ParsedKernel& kernel : parsed) bind(kernel, inputs);
+    for (ParsedKernel& kernel : parsed) bind(kernel);
   }
 
   // The rest, once bound: the reads checked, the order (a cycle reported at `kernels`), the L2
@@ -441,12 +439,12 @@ class GraphReader {
     return analyse(group, WorkloadSpec{spec}, key, document);
   }
 
-  void bind(ParsedKernel& parsed, const std::set<std::string>& inputs) {
+  void bind(ParsedKernel& parsed) {
     GraphKernel& kernel = parsed.kernel;
     const std::size_t index = config_.kernels.size();
     for (std::size_t i = 0; i < parsed.outs.size(); ++i) {
       const std::string& tensor = kernel.writes[i];
-      if (inputs.count(tensor)) {
+      if (input_nodes_.count(tensor)) {
         parsed.write_nodes[i].fail(
             "is a graph input (workload.inputs), given before the graph runs",
             "write a tensor of a new name");

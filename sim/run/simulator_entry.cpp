@@ -5,9 +5,7 @@
 
 extern "C" __attribute__((visibility("default"))) const ridgeline::BuildStamp*
 ridgeline_simulator_abi() {
-  static const ridgeline::SimulatorAbi abi{
-      ridgeline::SimulatorAbi::this_build(),
-      [](const ridgeline::RunConfig& config, const ridgeline::WaveformOptions& traces,
-         ridgeline::ActivityObserver* also) { return ridgeline::simulate(config, traces, also); }};
+  static const ridgeline::SimulatorAbi abi{ridgeline::SimulatorAbi::this_build(),
+                                           &ridgeline::simulate};
   return &abi.stamp;
 }

@@ -39,12 +39,14 @@ BuildStamp build_stamp() {
 const BuildStamp& build_library_entry(const std::string& file, const char* symbol,
                                       const BuildStamp& expected);
 
-/// build_library_entry() for `Abi`, a standard-layout structure whose first member is its stamp.
+/// build_library_entry() for `Abi`, a standard-layout structure whose first member is its stamp
+/// and which names its library (Abi::kFile), its entry point (Abi::kEntry) and this build's stamp
+/// (Abi::this_build()).
 template <typename Abi>
-const Abi& build_library_abi(const std::string& file, const char* symbol,
-                             const BuildStamp& expected) {
+const Abi& build_library_abi() {
   static_assert(std::is_standard_layout_v<Abi>, "its stamp is read before its type is known");
-  return reinterpret_cast<const Abi&>(build_library_entry(file, symbol, expected));
+  return reinterpret_cast<const Abi&>(
+      build_library_entry(Abi::kFile, Abi::kEntry, Abi::this_build()));
 }
 
 }  // namespace ridgeline
